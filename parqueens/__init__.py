@@ -1,0 +1,62 @@
+"""parqueens: count and list the solutions of the n-queens problem, in parallel.
+
+Public API
+----------
+:func:`count`
+    Number of solutions (OEIS A000170), an ``int``.
+:func:`count_unique`
+    Total, fundamental solutions (OEIS A002562) and orbit breakdown.
+:func:`run_count`
+    Either, with run statistics (:class:`CountResult`).
+The symmetry helpers live in :mod:`parqueens.symmetry`.
+"""
+
+__version__ = "0.1.0"
+
+from .runner import CountResult, run_count  # noqa: E402
+from .symmetry import canonical, orbit, orbit_size, transform  # noqa: E402
+
+
+def count(n, *, jobs=None, method="d4", split_depth=None, progress=False):
+    """Number of solutions of the n-queens problem (OEIS A000170).
+
+    Parameters
+    ----------
+    n : int
+        Board size, 0..64 (n = 0 gives 1, the empty placement).
+    jobs : int or None
+        Worker processes (None: all cores as ``joblib.cpu_count()``; 1: none).
+    method : str
+        ``"d4"`` (default), ``"mirror"`` or ``"plain"``; all give the same count.
+    split_depth : int or None
+        Rows pre-placed per work unit (None: automatic).
+    progress : bool
+        Show a progress bar on stderr.
+
+    Returns
+    -------
+    int
+        The exact total, as a Python int.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For invalid arguments.
+    """
+    return run_count(n, jobs=jobs, method=method, split_depth=split_depth,
+                     progress=progress).total
+
+
+def count_unique(n, *, jobs=None, method="d4", split_depth=None, progress=False):
+    """Total and fundamental solutions, with the orbit breakdown.
+
+    Same parameters as :func:`count`.  Returns a :class:`CountResult` whose
+    ``total`` is OEIS A000170, ``fundamental`` OEIS A002562 and ``orbits``
+    maps orbit size (8, 4, 2, 1) to the number of classes of that size.
+    """
+    return run_count(n, unique=True, jobs=jobs, method=method, split_depth=split_depth,
+                     progress=progress)
+
+
+__all__ = ["count", "count_unique", "run_count", "CountResult", "canonical", "orbit",
+           "orbit_size", "transform", "__version__"]

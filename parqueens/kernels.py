@@ -1,0 +1,221 @@
+"""Numba kernels: iterative bitmask backtracking over constrained placements.
+
+Conventions (used everywhere in parqueens): row 0 is the top row, column ``c``
+is bit ``1 << c`` of a ``uint64`` mask.  With the queens of rows ``0..r-1``
+placed, ``cols`` holds their columns, ``ld`` the squares of row ``r`` that
+they attack along the diagonals running down to higher columns and ``rd``
+along those running down to lower columns (the classic Somers/Richards
+bitmask backtracker).  The free squares of row ``r`` are
+``allowed[r] & ~(cols | ld | rd)``.
+
+``allowed[r]`` is the look-ahead mask of row ``r``: the squares a queen of
+row ``r`` may use given everything decided before the search starts (a
+pre-placed queen's own square, squares attacked by pre-placed queens of any
+row, and the border bounds of the D4 method).  Pre-placed queens lower down
+the board thus prune the upper rows at once.  ``must_row``/``must_mask``
+adds one more prune: after row ``must_row`` the columns of ``must_mask`` must
+all be occupied (used by the D4 method for the side columns).
+
+All masks are ``numpy.uint64``; every literal is cast, because numba turns
+mixed ``int64``/``uint64`` arithmetic into floating point.  The kernels are
+private: :mod:`parqueens.units` builds their inputs and :mod:`parqueens.runner`
+calls them.
+"""
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from .symmetry import _canonical_stabilizer
+
+#: Largest board size the ``uint64`` masks can hold.
+MAX_N = 64
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_TWO = np.uint64(2)
+
+
+@njit(cache=True, nogil=True)
+def _full_mask(n):
+    if n >= 64:
+        return ~_ZERO
+    return (_ONE << np.uint64(n)) - _ONE
+
+
+@njit(cache=True, nogil=True)
+def _place_queens(n, allowed, placed):
+    """Restrict ``allowed`` (uint64, shape ``(n,)``) in place to pre-placed queens.
+
+    ``placed``: int array, shape ``(n,)``, the column of the queen pre-placed
+    in each row or -1.  Each pre-placed queen removes the squares it attacks
+    from every other row, and its own row is reduced to its square.  Returns
+    False if the pre-placed queens attack each other or a square that the
+    masks already exclude (no solution then).
+    """
+    ok = True
+    for r0 in range(n):
+        c0 = placed[r0]
+        if c0 < 0:
+            continue
+        for r in range(n):
+            if r == r0:
+                continue
+            dist = r - r0 if r > r0 else r0 - r
+            attack = _ONE << np.uint64(c0)
+            if c0 + dist < n:
+                attack |= _ONE << np.uint64(c0 + dist)
+            if c0 - dist >= 0:
+                attack |= _ONE << np.uint64(c0 - dist)
+            allowed[r] &= ~attack
+    for r in range(n):
+        c = placed[r]
+        if c >= 0:
+            bit = _ONE << np.uint64(c)
+            if allowed[r] & bit:
+                allowed[r] = bit
+            else:
+                allowed[r] = _ZERO
+                ok = False
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def _leaf_stabilizer(n, Q, row, bit, bit2, bit3, queens, inv, tmp):
+    """Stabiliser size of the solution at a leaf if canonical, else 0.
+
+    ``Q[r]`` holds the bit of the queen of row ``r < row``; the last three
+    rows come in registers.
+    """
+    for r in range(row):
+        queens[r] = trailing_zeros(Q[r])
+    queens[row] = trailing_zeros(bit)
+    queens[row + 1] = trailing_zeros(bit2)
+    queens[row + 2] = trailing_zeros(bit3)
+    for r in range(n):
+        inv[queens[r]] = r
+    return _canonical_stabilizer(n, queens, inv, tmp)
+
+
+@njit(cache=True, nogil=True)
+def _search(n, allowed, must_row, must_mask, leaf_check, by_stab):
+    """Count the solutions with the row-``r`` queen in ``allowed[r]``.
+
+    Requires n >= 3.  With ``leaf_check``, each solution found is also tested
+    for being canonical, and ``by_stab[k]`` (int64/uint64 array of 4) counts
+    the canonical ones whose stabiliser has ``2**k`` elements.  Returns
+    ``(solutions, nodes, overflow)``: ``nodes`` counts every queen placed,
+    ``overflow`` is True if ``solutions`` wrapped past 2**64 - 1.
+    """
+    count = _ZERO
+    nodes = _ZERO
+    overflow = False
+    # One stack level is (free, cols, ld, rd): four adjacent words, so that a
+    # backtrack touches one cache line.
+    S = np.zeros((n + 1) * 5, np.uint64)
+    Q = np.zeros(n, np.uint64)
+    depth = 0
+    queens = np.empty(n, np.int64)
+    inv = np.empty(n, np.int64)
+    tmp = np.empty(n, np.int64)
+    row = 0
+    cols = _ZERO
+    ld = _ZERO
+    rd = _ZERO
+    free = allowed[0]
+    last_allowed = allowed[n - 1]
+    while True:
+        while free != _ZERO:
+            bit = free & (~free + _ONE)
+            free ^= bit
+            nodes += _ONE
+            ncols = cols | bit
+            if row == must_row and (ncols & must_mask) != must_mask:
+                continue
+            nld = (ld | bit) << _ONE
+            nrd = (rd | bit) >> _ONE
+            nfree = allowed[row + 1] & ~(ncols | nld | nrd)
+            if row + 3 == n:
+                # The last two rows inline: no push/pop for the deepest levels.
+                while nfree != _ZERO:
+                    bit2 = nfree & (~nfree + _ONE)
+                    nfree ^= bit2
+                    nodes += _ONE
+                    bit3 = last_allowed & ~(ncols | bit2 | ((nld | bit2) << _ONE)
+                                            | ((nrd | bit2) >> _ONE))
+                    if bit3 != _ZERO:
+                        nodes += _ONE
+                        count += _ONE
+                        if count == _ZERO:
+                            overflow = True
+                        if leaf_check:
+                            s = _leaf_stabilizer(n, Q, row, bit, bit2, bit3,
+                                                 queens, inv, tmp)
+                            if s == 1:
+                                by_stab[0] += 1
+                            elif s == 2:
+                                by_stab[1] += 1
+                            elif s == 4:
+                                by_stab[2] += 1
+                            elif s == 8:
+                                by_stab[3] += 1
+                continue
+            if nfree == _ZERO:
+                continue
+            # Look-ahead (as in m-queens): if the queens placed so far already
+            # attack every allowed square of row + 2 or row + 3, stop here.
+            if allowed[row + 2] & ~(ncols | (nld << _ONE) | (nrd >> _ONE)) == _ZERO:
+                continue
+            if allowed[row + 3] & ~(ncols | (nld << _TWO) | (nrd >> _TWO)) == _ZERO:
+                continue
+            if free != _ZERO:
+                # Save this level only if it has squares left to try: the
+                # last branch of a row needs no way back.
+                k = depth * 5
+                S[k] = free
+                S[k + 1] = cols
+                S[k + 2] = ld
+                S[k + 3] = rd
+                S[k + 4] = np.uint64(row)
+                depth += 1
+            if True:
+                Q[row] = bit
+                row += 1
+                cols = ncols
+                ld = nld
+                rd = nrd
+                free = nfree
+        if depth == 0:
+            break
+        depth -= 1
+        k = depth * 5
+        free = S[k]
+        cols = S[k + 1]
+        ld = S[k + 2]
+        rd = S[k + 3]
+        row = np.int64(S[k + 4])
+    return count, nodes, overflow
+
+
+@njit(cache=True, nogil=True)
+def _search_batch(n, allowed, must_row, must_mask, leaf_check):
+    """Run :func:`_search` on many units.
+
+    ``allowed``: uint64, shape ``(units, n)``; ``must_row``: int64, shape
+    ``(units,)`` (-1 for none); ``must_mask``: uint64, shape ``(units,)``.
+    Returns ``(solutions, by_stab, nodes, overflow)`` with ``solutions`` and
+    ``nodes`` uint64 of shape ``(units,)``, ``by_stab`` uint64 of shape
+    ``(units, 4)`` and ``overflow`` a bool.
+    """
+    units = allowed.shape[0]
+    solutions = np.zeros(units, np.uint64)
+    nodes = np.zeros(units, np.uint64)
+    by_stab = np.zeros((units, 4), np.uint64)
+    overflow = False
+    for u in range(units):
+        c, k, o = _search(n, allowed[u], must_row[u], must_mask[u], leaf_check,
+                          by_stab[u])
+        solutions[u] = c
+        nodes[u] = k
+        overflow = overflow or o
+    return solutions, by_stab, nodes, overflow

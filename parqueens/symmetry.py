@@ -1,0 +1,187 @@
+"""The symmetries of the square (the dihedral group D4) acting on solutions.
+
+A solution is a permutation ``queens`` with ``queens[row] = col``.  Rows are
+counted from the top, columns from the left, and the eight symmetries are
+numbered as follows (``m = n - 1``; each maps the square ``(r, c)`` to):
+
+====  ==================  ===================
+  g    name                (r, c) ->
+====  ==================  ===================
+  0    identity            (r, c)
+  1    rot90 (clockwise)   (c, m - r)
+  2    rot180              (m - r, m - c)
+  3    rot270              (m - c, r)
+  4    mirror (left-right) (r, m - c)
+  5    flip (up-down)      (m - r, c)
+  6    transpose           (c, r)
+  7    antitranspose       (m - c, m - r)
+====  ==================  ===================
+
+The *canonical form* of a solution is the lexicographically smallest
+permutation in its orbit.  The *orbit size* is 8 divided by the size of the
+stabiliser; for n > 1 it is 8, 4 (symmetric under a half turn only) or 2
+(symmetric under a quarter turn), since no solution is fixed by a reflection
+(OEIS A002562 counts the orbits).  The numba functions here are shared by the
+search kernels (canonical check at the leaves) and the public helpers.
+"""
+
+import numpy as np
+from numba import njit
+
+#: Names of the eight symmetries, indexed by ``g``.
+SYMMETRIES = ("identity", "rot90", "rot180", "rot270",
+              "mirror", "flip", "transpose", "antitranspose")
+
+
+@njit(cache=True, nogil=True)
+def _map_square(n, g, r, c):
+    m = n - 1
+    if g == 0:
+        return r, c
+    if g == 1:
+        return c, m - r
+    if g == 2:
+        return m - r, m - c
+    if g == 3:
+        return m - c, r
+    if g == 4:
+        return r, m - c
+    if g == 5:
+        return m - r, c
+    if g == 6:
+        return c, r
+    return m - c, m - r
+
+
+@njit(cache=True, nogil=True)
+def _image(n, queens, g, out):
+    """Write the image of the permutation ``queens`` under ``g`` into ``out``."""
+    for r in range(n):
+        r2, c2 = _map_square(n, g, r, queens[r])
+        out[r2] = c2
+
+
+@njit(cache=True, nogil=True)
+def _first_of_image(n, g, queens, inv):
+    """Row-0 column of the image under ``g``, from the border queens only.
+
+    ``inv`` is the inverse permutation (``inv[col] = row``); only ``inv[0]``
+    and ``inv[n - 1]`` are read.
+    """
+    m = n - 1
+    if g == 0:
+        return queens[0]
+    if g == 1:
+        return m - inv[0]
+    if g == 2:
+        return m - queens[m]
+    if g == 3:
+        return inv[m]
+    if g == 4:
+        return m - queens[0]
+    if g == 5:
+        return queens[m]
+    if g == 6:
+        return inv[0]
+    return m - inv[m]
+
+
+@njit(cache=True, nogil=True)
+def _canonical_stabilizer(n, queens, inv, tmp):
+    """Size of the stabiliser of ``queens`` if it is canonical, else 0.
+
+    Only the images whose first entry ties with ``queens[0]`` are built in
+    full; the others are decided from the border queens in O(1).
+    """
+    stab = 1
+    q0 = queens[0]
+    for g in range(1, 8):
+        f = _first_of_image(n, g, queens, inv)
+        if f > q0:
+            continue
+        if f < q0:
+            return 0
+        _image(n, queens, g, tmp)
+        cmp = 0
+        for r in range(1, n):
+            if tmp[r] != queens[r]:
+                cmp = -1 if tmp[r] < queens[r] else 1
+                break
+        if cmp < 0:
+            return 0
+        if cmp == 0:
+            stab += 1
+    return stab
+
+
+def _as_perm(queens):
+    q = np.asarray(queens, dtype=np.int64)
+    if q.ndim != 1:
+        raise ValueError("queens must be a one-dimensional sequence of columns")
+    n = q.shape[0]
+    if n and not np.array_equal(np.sort(q), np.arange(n)):
+        raise ValueError("queens must be a permutation of range(n)")
+    return q
+
+
+def transform(queens, g):
+    """Apply symmetry ``g`` (0..7, see the module table) to a permutation.
+
+    Parameters
+    ----------
+    queens : sequence of int, length n
+        A permutation, ``queens[row] = col`` (it need not be a solution).
+    g : int
+        Index of the symmetry, 0..7, or its name from :data:`SYMMETRIES`.
+
+    Returns
+    -------
+    tuple of int
+        The image, again as ``queens[row] = col``.
+
+    Raises
+    ------
+    ValueError
+        If ``queens`` is not a permutation or ``g`` is not a symmetry.
+    """
+    if isinstance(g, str):
+        if g not in SYMMETRIES:
+            raise ValueError(f"unknown symmetry {g!r}; choose from {', '.join(SYMMETRIES)}")
+        g = SYMMETRIES.index(g)
+    if isinstance(g, bool) or not isinstance(g, (int, np.integer)) or not 0 <= g < 8:
+        raise ValueError(f"symmetry index must be 0..7, got {g!r}")
+    q = _as_perm(queens)
+    out = np.empty_like(q)
+    _image(q.shape[0], q, int(g), out)
+    return tuple(int(c) for c in out)
+
+
+def orbit(queens):
+    """The distinct images of ``queens`` under D4, sorted lexicographically.
+
+    Returns a list of tuples; its length is the orbit size (1, 2, 4 or 8).
+    Raises ``ValueError`` if ``queens`` is not a permutation.
+    """
+    q = _as_perm(queens)
+    return sorted({transform(q, g) for g in range(8)})
+
+
+def canonical(queens):
+    """The canonical form: the lexicographically smallest image under D4.
+
+    ``queens``: sequence of int, a permutation.  Returns a tuple of int.
+    Raises ``ValueError`` if ``queens`` is not a permutation.
+    """
+    return orbit(queens)[0]
+
+
+def orbit_size(queens):
+    """Number of distinct images of ``queens`` under D4: 1, 2, 4 or 8."""
+    return len(orbit(queens))
+
+
+def stabilizer(queens):
+    """The symmetries that fix ``queens``, as a tuple of names."""
+    q = _as_perm(queens)
+    t = tuple(int(c) for c in q)
+    return tuple(SYMMETRIES[g] for g in range(8) if transform(q, g) == t)

@@ -1,0 +1,233 @@
+"""Work units: independent pieces of the search tree, with their constraints.
+
+A work unit is plain data: the board size ``n``, the method, a *prefix* (the
+columns of the queens of rows ``0..k-1``), the user's fixed queens, and a
+weight.  Its id is stable (the same unit has the same id in every run), so a
+finished unit can be stored and skipped on resume.  :func:`unit_masks` turns a
+unit into the look-ahead masks that :mod:`parqueens.kernels` searches.
+
+Methods
+-------
+``plain``
+    No symmetry: every prefix of depth k, weight 1.
+``mirror``
+    The left-right reflection: the row-0 queen in the left half, weight 2;
+    for odd n also the middle column with the row-1 queen in the left half,
+    weight 2 (Somers 2002; Richards 1997).  Searches half the tree.
+``d4``
+    The whole symmetry group of the square, by a canonical search
+    (Takaken's method; see Preußer & Engelhardt 2017 for the same idea as
+    pre-placements).  Let ``a`` be the row-0 column.  The canonical (smallest)
+    member of an orbit has ``a`` no larger than the distance of any border
+    queen from its nearest corner, so:
+
+    * ``a = 0`` (corner queen): by the transposition the row-1 queen's column
+      ``b1`` is below the column-1 queen's row, so rows ``2..b1-1`` exclude
+      column 1.  Such a solution has no symmetry (orbit of 8), and the
+      search needs no further check;
+    * ``1 <= a <= (n-1)/2``: rows above ``a`` and below ``n-1-a`` exclude the
+      side columns, the last row only allows columns ``a..n-1-a``, and both
+      side columns must be filled by row ``n-1-a``.  The solutions found are
+      then tested for being canonical (only images that tie with the first
+      row are built) and counted by stabiliser size.
+
+    Each symmetry class is found exactly once, with its orbit size 8, 4 or 2;
+    the searched tree is about a quarter of the mirror method's.  Needs
+    n >= 4 and no fixed queens; otherwise ``plain`` is used.
+"""
+
+from dataclasses import dataclass
+import numpy as np
+
+from .kernels import MAX_N, _full_mask, _place_queens
+
+METHODS = ("d4", "mirror", "plain")
+
+
+@dataclass(frozen=True)
+class WorkUnit:
+    """One independent piece of a search.
+
+    Attributes
+    ----------
+    n : int
+        Board size.
+    method : str
+        ``"plain"``, ``"mirror"`` or ``"d4"``.
+    prefix : tuple of int
+        Columns of the queens of rows ``0..len(prefix)-1``.
+    weight : int
+        Multiplier of the solutions the unit finds (1 or 2); for ``d4`` the
+        weight is each class's orbit size, found by the search, and this is 1.
+    fixed : tuple of (int, int)
+        Queens the user fixed, as sorted ``(row, col)`` pairs.
+    """
+
+    n: int
+    method: str
+    prefix: tuple
+    weight: int = 1
+    fixed: tuple = ()
+
+    @property
+    def id(self):
+        """Stable text id, e.g. ``"d4/16/3.0.5"``."""
+        return f"{self.method}/{self.n}/" + ".".join(str(c) for c in self.prefix)
+
+
+def unit_masks(unit):
+    """Look-ahead masks of a unit.
+
+    Returns ``(allowed, must_row, must_mask, ok)``: ``allowed`` a
+    ``numpy.ndarray`` of ``uint64``, shape ``(n,)``; ``must_row`` an int (-1
+    for none) and ``must_mask`` a ``numpy.uint64`` (see
+    :mod:`parqueens.kernels`); ``ok`` False if the unit holds no solution
+    because its queens conflict.
+    """
+    n = unit.n
+    full = int(_full_mask(n))
+    allowed = np.full(n, full, dtype=np.uint64)
+    must_row, must_mask = -1, 0
+    prefix = unit.prefix
+    mid = (n - 1) // 2
+    if unit.method == "mirror" and n % 2 == 1 and prefix and prefix[0] == mid and n > 1:
+        allowed[1] &= np.uint64((1 << mid) - 1)
+    elif unit.method == "d4":
+        a = prefix[0]
+        side = (1 << (n - 1)) | 1
+        if a == 0:
+            b1 = prefix[1]
+            allowed[2:b1] &= np.uint64(full & ~2)
+        else:
+            b2 = n - 1 - a
+            for r in range(1, n - 1):
+                if r < a or r > b2:
+                    allowed[r] &= np.uint64(full & ~side)
+            allowed[n - 1] &= np.uint64(((1 << (b2 + 1)) - 1) & ~((1 << a) - 1))
+            if b2 <= n - 3:  # a pure prune; the masks alone already enforce it
+                must_row, must_mask = b2, side
+    placed = np.full(n, -1, dtype=np.int16)
+    for r, c in unit.fixed:
+        placed[r] = c
+    for r, c in enumerate(prefix):
+        if placed[r] >= 0 and placed[r] != c:
+            return allowed, must_row, np.uint64(must_mask), False
+        placed[r] = c
+    ok = _place_queens(n, allowed, placed)
+    ok = ok and bool(np.all(allowed != 0))
+    return allowed, must_row, np.uint64(must_mask), ok
+
+
+def _first_row_choices(n, method):
+    """(row-0 prefixes, weight) pairs that a method starts from."""
+    if method == "plain":
+        return [((c,), 1) for c in range(n)]
+    if method == "mirror":
+        out = [((c,), 2) for c in range(n // 2)]
+        if n % 2 == 1:
+            out.append(((n // 2,), 2))
+        return out
+    # d4: corner (a = 0) needs the row-1 column; a runs to the middle.
+    out = [((0, b1), 1) for b1 in range(2, n)]
+    out += [((a,), 1) for a in range(1, (n - 1) // 2 + 1)]
+    return out
+
+
+def min_depth(method):
+    """The smallest split depth a method can use (d4 needs two rows)."""
+    return 2 if method == "d4" else 1
+
+
+def make_units(n, method, depth, fixed=()):
+    """All work units of a method at a split depth, largest first.
+
+    Parameters
+    ----------
+    n : int
+        Board size, ``4 <= n <= MAX_N`` for ``d4``, ``3 <= n`` otherwise.
+    method : str
+        One of :data:`METHODS`.
+    depth : int
+        Rows pre-placed per unit, ``min_depth(method) <= depth <= n``.
+    fixed : tuple of (int, int)
+        Fixed queens (``plain`` only).
+
+    Returns
+    -------
+    list of WorkUnit
+        Only units whose prefix is consistent; ordered by a size estimate,
+        largest first, ties by id.
+
+    Raises
+    ------
+    ValueError
+        For an unknown method, a depth out of range, or n out of range.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    if not 3 <= n <= MAX_N or (method == "d4" and n < 4):
+        raise ValueError(f"n = {n} is out of range for method {method}")
+    if not min_depth(method) <= depth <= n:
+        raise ValueError(f"split depth must be {min_depth(method)}..{n} for method "
+                         f"{method}, got {depth}")
+    fixed = tuple(sorted(fixed))
+    units = []
+    for start, weight in _first_row_choices(n, method):
+        for prefix in _extend(n, start, depth):
+            unit = WorkUnit(n, method, prefix, weight, fixed)
+            allowed, _, _, ok = unit_masks(unit)
+            if ok:
+                units.append((_size_estimate(allowed), unit))
+    units.sort(key=lambda pair: (-pair[0], pair[1].prefix))
+    return [u for _, u in units]
+
+
+def _extend(n, start, depth):
+    """Non-attacking prefixes of length ``depth`` that begin with ``start``."""
+    if not _consistent(start):
+        return
+    stack = [start]
+    while stack:
+        prefix = stack.pop()
+        if len(prefix) >= depth:
+            yield prefix
+            continue
+        for c in range(n - 1, -1, -1):
+            if _consistent(prefix + (c,)):
+                stack.append(prefix + (c,))
+
+
+def _consistent(prefix):
+    for i, ci in enumerate(prefix):
+        for j in range(i):
+            cj = prefix[j]
+            if ci == cj or abs(ci - cj) == i - j:
+                return False
+    return True
+
+
+def _size_estimate(allowed):
+    # log of the product of the free squares per row: a cheap upper bound
+    # of the subtree, good enough to dispatch large units first.
+    return float(np.sum(np.log2(np.bitwise_count(allowed).astype(np.float64))))
+
+
+def auto_depth(n, method, jobs):
+    """Split depth giving many more units than jobs (at least 64 per job).
+
+    Units differ a lot in size, so a surplus keeps every worker busy to the
+    end; the depth stops growing at n - 3 for small boards.
+    """
+    target = max(128, 64 * jobs)
+    depth = min_depth(method)
+    while depth < n - 3 and _count_units(n, method, depth) < target:
+        depth += 1
+    return depth
+
+
+def _count_units(n, method, depth):
+    count = 0
+    for start, weight in _first_row_choices(n, method):
+        for prefix in _extend(n, start, depth):
+            count += unit_masks(WorkUnit(n, method, prefix, weight))[3]
+    return count

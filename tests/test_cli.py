@@ -1,0 +1,71 @@
+"""The command line, through a subprocess."""
+
+import json
+
+import pytest
+
+
+def test_count(run_cli):
+    r = run_cli("count", 8)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "92\n", "")
+
+
+def test_count_json(run_cli):
+    r = run_cli("count", 12, "--json", "--jobs", 2, "--method", "mirror")
+    assert r.returncode == 0
+    d = json.loads(r.stdout)
+    assert d["n"] == 12 and d["total"] == 14200 and d["method"] == "mirror"
+    assert d["jobs"] == 2 and d["units"] >= 128 and d["nodes"] > 14200
+    assert d["seconds"] > 0
+    assert "fundamental" not in d
+
+
+def test_count_unique(run_cli):
+    r = run_cli("count", 8, "--unique")
+    assert r.stdout.splitlines() == ["total 92", "fundamental 12", "orbits 8:11 4:1 2:0"]
+    r = run_cli("count", 10, "--unique", "--json")
+    d = json.loads(r.stdout)
+    assert (d["total"], d["fundamental"]) == (724, 92)
+    assert d["orbits"] == {"8": 89, "4": 3, "2": 0, "1": 0}
+
+
+def test_verify(run_cli):
+    r = run_cli("count", 9, "--verify", "--unique")
+    assert r.returncode == 0 and "matches OEIS" in r.stderr
+
+
+def test_progress_on_stderr_only(run_cli):
+    r = run_cli("count", 12, "--progress", "--jobs", 1)
+    assert r.stdout == "14200\n"
+    assert "unit" in r.stderr
+
+
+def test_version(run_cli):
+    import parqueens
+    r = run_cli("--version")
+    assert r.stdout.strip() == f"parqueens {parqueens.__version__}"
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["count", "abc"], "non-negative integer"),
+    (["count", "8.5"], "non-negative integer"),
+    (["count", "1e3"], "non-negative integer"),
+    (["count", ""], "non-negative integer"),
+    (["count", "65"], "n <= 64"),
+    (["count", "8", "--jobs", "0"], "must not be 0"),
+    (["count", "8", "--jobs", "x"], "--jobs must be an integer"),
+    (["count", "8", "--split-depth", "0"], "positive integer"),
+    (["count", "8", "--split-depth", "9"], "split depth"),
+    (["count", "8", "--method", "fast"], "invalid choice"),
+    (["count", "8", "--progress", "--quiet"], "not allowed"),
+    (["count"], "required"),
+    ([], "required"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_usage_errors_one_line_exit_2(run_cli, args, needle):
+    r = run_cli(*args)
+    assert r.returncode == 2
+    assert r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert needle in r.stderr
+    assert "Traceback" not in r.stderr

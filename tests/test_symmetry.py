@@ -1,0 +1,70 @@
+"""D4 helpers against coordinates mapped by hand."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from parqueens.symmetry import SYMMETRIES, canonical, orbit, orbit_size, stabilizer, transform
+
+from naive import images, solutions
+
+Q8 = (0, 4, 7, 5, 2, 6, 1, 3)
+
+
+def test_conventions_n8():
+    # rot90 clockwise: the queen at (r, c) goes to (c, n-1-r)
+    r90 = transform(Q8, "rot90")
+    assert all(r90[c] == 7 - r for r, c in enumerate(Q8))
+    assert transform(Q8, "mirror") == tuple(7 - c for c in Q8)
+    assert transform(Q8, "flip") == Q8[::-1]
+    assert transform(Q8, "rot180") == tuple(7 - c for c in Q8[::-1])
+    inv = [0] * 8
+    for r, c in enumerate(Q8):
+        inv[c] = r
+    assert transform(Q8, "transpose") == tuple(inv)
+    assert transform(transform(Q8, 1), 1) == transform(Q8, 2)
+    assert transform(transform(Q8, 1), 3) == Q8
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_orbit_matches_coordinate_images(n):
+    for s in solutions(n):
+        assert set(orbit(s)) == set(images(s))
+        assert canonical(s) == min(images(s))
+
+
+def test_n8_orbits():
+    sizes = sorted(orbit_size(s) for s in {canonical(s) for s in solutions(8)})
+    assert sizes == [4] + [8] * 11
+    sym = next(s for s in solutions(8) if orbit_size(s) == 4)
+    assert set(stabilizer(sym)) == {"identity", "rot180"}
+
+
+perms = st.integers(1, 9).flatmap(lambda n: st.permutations(list(range(n))))
+
+
+@given(perms)
+def test_canonical_idempotent_and_orbit_sizes(p):
+    c = canonical(p)
+    assert canonical(c) == c
+    assert c in orbit(p)
+    assert orbit_size(p) in (1, 2, 4, 8)
+    assert orbit_size(p) * len(stabilizer(p)) == 8
+
+
+@given(perms, st.integers(0, 7), st.integers(0, 7))
+def test_group_closure(p, g, h):
+    assert canonical(transform(transform(p, g), h)) == canonical(p)
+
+
+@pytest.mark.parametrize("bad", [(0, 0), (1, 2), "x", [[0]]])
+def test_rejects_non_permutations(bad):
+    with pytest.raises(ValueError):
+        canonical(bad)
+
+
+def test_rejects_unknown_symmetry():
+    with pytest.raises(ValueError):
+        transform(Q8, 8)
+    with pytest.raises(ValueError):
+        transform(Q8, "spin")
+    assert len(SYMMETRIES) == 8

@@ -1,0 +1,80 @@
+"""Work units: how many, which weights, stable ids, correct constraints."""
+
+import pytest
+
+from parqueens.runner import run_chunk
+from parqueens.units import auto_depth, make_units
+
+from naive import A000170, solutions
+
+
+def _prefixes(n, depth):
+    return {s[:depth] for s in _all_partials(n, depth)}
+
+
+def _all_partials(n, depth):
+    from itertools import permutations
+    for p in permutations(range(n), depth):
+        if all(abs(p[i] - p[j]) != i - j for i in range(depth) for j in range(i)):
+            yield p
+
+
+@pytest.mark.parametrize("n,depth", [(6, 1), (7, 2), (8, 3), (9, 2)])
+def test_plain_units_are_all_prefixes(n, depth):
+    units = make_units(n, "plain", depth)
+    assert {u.prefix for u in units} == _prefixes(n, depth)
+    assert all(u.weight == 1 for u in units)
+
+
+@pytest.mark.parametrize("n,depth", [(8, 1), (8, 2), (9, 1), (9, 3)])
+def test_mirror_units_cover_left_half(n, depth):
+    units = make_units(n, "mirror", depth)
+    mid = n // 2
+    expected = {p for p in _prefixes(n, depth)
+                if p[0] < mid or (n % 2 and p[0] == mid and (depth < 2 or p[1] < mid))}
+    assert {u.prefix for u in units} == expected
+    assert all(u.weight == 2 for u in units)
+
+
+def test_unit_counts_n8():
+    assert len(make_units(8, "plain", 1)) == 8
+    assert len(make_units(8, "mirror", 1)) == 4
+    assert len(make_units(8, "plain", 2)) == 42  # 8*8 minus columns and diagonals
+
+
+@pytest.mark.parametrize("method", ["plain", "mirror", "d4"])
+def test_ids_stable_and_unique(method):
+    a = make_units(10, method, 3)
+    b = make_units(10, method, 3)
+    assert [u.id for u in a] == [u.id for u in b]
+    assert len({u.id for u in a}) == len(a)
+    assert a[0].id.startswith(f"{method}/10/")
+
+
+@pytest.mark.parametrize("method", ["plain", "mirror"])
+def test_each_unit_counts_its_own_solutions(method):
+    n = 8
+    sols = solutions(n)
+    for unit in make_units(n, method, 2):
+        (res,) = run_chunk([unit], leaf_check=False)
+        assert res.solutions == sum(1 for s in sols if s[:2] == unit.prefix)
+
+
+def test_d4_units_find_each_class_once():
+    n = 9
+    results = run_chunk(make_units(n, "d4", 3), leaf_check=True)
+    weighted = sum(8 * r.by_stab[0] + 4 * r.by_stab[1] + 2 * r.by_stab[2] for r in results)
+    assert weighted == A000170[n]
+
+
+def test_auto_depth():
+    assert auto_depth(16, "mirror", 1) == 3
+    assert auto_depth(16, "d4", 2) >= 2
+    assert auto_depth(5, "plain", 64) == 2  # stops at n - 3 for small boards
+
+
+@pytest.mark.parametrize("bad", [("x", 2), ("d4", 1), ("plain", 0), ("plain", 9)])
+def test_make_units_rejects(bad):
+    method, depth = bad
+    with pytest.raises(ValueError):
+        make_units(8, method, depth)
