@@ -98,12 +98,23 @@ def _leaf_stabilizer(n, Q, row, bit, bit2, bit3, queens, inv, tmp):
 
 
 @njit(cache=True, nogil=True)
-def _search(n, allowed, must_row, must_mask, leaf_check, by_stab):
+def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, tie_cols,
+            by_stab):
     """Count the solutions with the row-``r`` queen in ``allowed[r]``.
 
-    Requires n >= 3.  With ``leaf_check``, each solution found is also tested
-    for being canonical, and ``by_stab[k]`` (int64/uint64 array of 4) counts
-    the canonical ones whose stabiliser has ``2**k`` elements.  Returns
+    Requires n >= 3.  ``leaf_mode`` says what happens at a solution:
+
+    * 0: it is only counted;
+    * 1: it is tested for being canonical, and ``by_stab[k]`` (uint64 array
+      of 4) counts the canonical ones whose stabiliser has ``2**k`` elements;
+    * 2: as 1, but the test runs only if another image can tie with the
+      first row (the D4 method): if the last-row queen is in a column of
+      ``tie_cols``, or a side-column queen stands in row ``tie_row_a`` or
+      ``tie_row_b``.  Otherwise the solution is canonical with a trivial
+      stabiliser, counted in ``by_stab[0]`` at once.  With ``tie_row_a`` =
+      ``tie_row_b`` = -1 and ``tie_cols`` = 0 no test ever runs.
+
+    Returns
     ``(solutions, nodes, overflow)``: ``nodes`` counts every queen placed,
     ``overflow`` is True if ``solutions`` wrapped past 2**64 - 1.
     """
@@ -118,6 +129,13 @@ def _search(n, allowed, must_row, must_mask, leaf_check, by_stab):
     queens = np.empty(n, np.int64)
     inv = np.empty(n, np.int64)
     tmp = np.empty(n, np.int64)
+    # Rows -1 never hold a queen: make the tie test read an empty word.
+    side_tie = _ZERO
+    if tie_row_a >= 0:
+        side_tie = _ONE | (_ONE << np.uint64(n - 1))
+    else:
+        tie_row_a = 0
+        tie_row_b = 0
     row = 0
     cols = _ZERO
     ld = _ZERO
@@ -148,7 +166,11 @@ def _search(n, allowed, must_row, must_mask, leaf_check, by_stab):
                         count += _ONE
                         if count == _ZERO:
                             overflow = True
-                        if leaf_check:
+                        Q[row] = bit
+                        Q[row + 1] = bit2
+                        if leaf_mode == 1 or (leaf_mode == 2 and (
+                                bit3 & tie_cols
+                                or (Q[tie_row_a] | Q[tie_row_b]) & side_tie)):
                             s = _leaf_stabilizer(n, Q, row, bit, bit2, bit3,
                                                  queens, inv, tmp)
                             if s == 1:
@@ -159,6 +181,8 @@ def _search(n, allowed, must_row, must_mask, leaf_check, by_stab):
                                 by_stab[2] += 1
                             elif s == 8:
                                 by_stab[3] += 1
+                        elif leaf_mode == 2:
+                            by_stab[0] += 1
                 continue
             if nfree == _ZERO:
                 continue
@@ -198,11 +222,13 @@ def _search(n, allowed, must_row, must_mask, leaf_check, by_stab):
 
 
 @njit(cache=True, nogil=True)
-def _search_batch(n, allowed, must_row, must_mask, leaf_check):
+def _search_batch(n, allowed, must_row, must_mask, leaf_mode, ties):
     """Run :func:`_search` on many units.
 
     ``allowed``: uint64, shape ``(units, n)``; ``must_row``: int64, shape
-    ``(units,)`` (-1 for none); ``must_mask``: uint64, shape ``(units,)``.
+    ``(units,)`` (-1 for none); ``must_mask``: uint64, shape ``(units,)``;
+    ``leaf_mode``: int64, shape ``(units,)``; ``ties``: int64, shape
+    ``(units, 3)``: ``tie_row_a, tie_row_b, tie_cols`` of each unit.
     Returns ``(solutions, by_stab, nodes, overflow)`` with ``solutions`` and
     ``nodes`` uint64 of shape ``(units,)``, ``by_stab`` uint64 of shape
     ``(units, 4)`` and ``overflow`` a bool.
@@ -213,8 +239,8 @@ def _search_batch(n, allowed, must_row, must_mask, leaf_check):
     by_stab = np.zeros((units, 4), np.uint64)
     overflow = False
     for u in range(units):
-        c, k, o = _search(n, allowed[u], must_row[u], must_mask[u], leaf_check,
-                          by_stab[u])
+        c, k, o = _search(n, allowed[u], must_row[u], must_mask[u], leaf_mode[u],
+                          ties[u, 0], ties[u, 1], np.uint64(ties[u, 2]), by_stab[u])
         solutions[u] = c
         nodes[u] = k
         overflow = overflow or o

@@ -136,30 +136,35 @@ def warm_up():
     Done in the parent before workers start, so that they load the cached
     machine code instead of all compiling it at once.
     """
-    allowed = np.full((1, 4), 15, dtype=np.uint64)
-    _search_batch(4, allowed, np.full(1, -1, np.int64), np.zeros(1, np.uint64), True)
-    _search_batch(4, allowed, np.full(1, -1, np.int64), np.zeros(1, np.uint64), False)
+    run_chunk(make_units(5, "plain", 1), unique=True)
 
 
-def run_chunk(units, leaf_check):
+def run_chunk(units, unique):
     """Search a list of work units in this process.
 
-    Returns a list of :class:`UnitResult`, one per unit, in order.  Raises
-    ``OverflowError`` if a unit's count exceeded 2**64 - 1.
+    ``unique``: classify the solutions of ``plain``/``mirror`` units by
+    symmetry too.  Returns a list of :class:`UnitResult`, one per unit, in
+    order.  Raises ``OverflowError`` if a unit's count exceeded 2**64 - 1.
     """
     if not units:
         return []
     n = units[0].n
-    allowed = np.zeros((len(units), n), dtype=np.uint64)
-    must_row = np.full(len(units), -1, dtype=np.int64)
-    must_mask = np.zeros(len(units), dtype=np.uint64)
+    count = len(units)
+    allowed = np.zeros((count, n), dtype=np.uint64)
+    must_row = np.full(count, -1, dtype=np.int64)
+    must_mask = np.zeros(count, dtype=np.uint64)
+    leaf_mode = np.zeros(count, dtype=np.int64)
+    ties = np.zeros((count, 3), dtype=np.int64)
     for i, unit in enumerate(units):
-        a, mr, mm, ok = unit_masks(unit)
-        allowed[i] = a if ok else 0
-        must_row[i] = mr
-        must_mask[i] = mm
+        spec = unit_masks(unit, unique)
+        if spec.ok:
+            allowed[i] = spec.allowed
+        must_row[i] = spec.must_row
+        must_mask[i] = spec.must_mask
+        leaf_mode[i] = spec.leaf_mode
+        ties[i] = spec.tie_row_a, spec.tie_row_b, spec.tie_cols
     solutions, by_stab, nodes, overflow = _search_batch(n, allowed, must_row, must_mask,
-                                                        bool(leaf_check))
+                                                        leaf_mode, ties)
     if overflow:
         raise OverflowError("a work unit has more than 2**64 - 1 solutions; use a deeper "
                             "--split-depth")
@@ -175,7 +180,7 @@ def _chunks(units, jobs):
         yield units[i:i + size]
 
 
-def iter_results(units, *, jobs=1, leaf_check=False):
+def iter_results(units, *, jobs=1, unique=False):
     """Yield ``(unit, UnitResult)`` pairs as work units finish.
 
     ``jobs`` = 1 runs in this process; more uses joblib's active backend
@@ -187,18 +192,18 @@ def iter_results(units, *, jobs=1, leaf_check=False):
     warm_up()
     if jobs == 1:
         for chunk in _chunks(units, 1):
-            yield from zip(chunk, run_chunk(chunk, leaf_check))
+            yield from zip(chunk, run_chunk(chunk, unique))
         return
     chunks = list(_chunks(units, jobs))
     parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
-    calls = (joblib.delayed(_run_chunk_tagged)(i, chunk, leaf_check)
+    calls = (joblib.delayed(_run_chunk_tagged)(i, chunk, unique)
              for i, chunk in enumerate(chunks))
     for i, results in parallel(calls):
         yield from zip(chunks[i], results)
 
 
-def _run_chunk_tagged(index, units, leaf_check):
-    return index, run_chunk(units, leaf_check)
+def _run_chunk_tagged(index, units, unique):
+    return index, run_chunk(units, unique)
 
 
 def _tiny(n):
@@ -272,13 +277,12 @@ def run_count(n, *, unique=False, method="d4", jobs=None, split_depth=None,
             raise ValueError(f"split depth must be {min_depth(method)}..{n} for n = {n} "
                              f"and method {method}, got {depth}")
     units = make_units(n, method, depth)
-    leaf_check = unique or method == "d4"
     total = 0
     nodes = 0
     classes = [0, 0, 0, 0]
     bar = _progress_bar(len(units), progress, f"n={n}")
     try:
-        for unit, res in iter_results(units, jobs=jobs, leaf_check=leaf_check):
+        for unit, res in iter_results(units, jobs=jobs, unique=unique):
             total += unit.weight * res.solutions
             nodes += res.nodes
             for k in range(4):

@@ -75,19 +75,37 @@ class WorkUnit:
         return f"{self.method}/{self.n}/" + ".".join(str(c) for c in self.prefix)
 
 
-def unit_masks(unit):
-    """Look-ahead masks of a unit.
+@dataclass
+class UnitSpec:
+    """What the kernel needs to search a unit (see :mod:`parqueens.kernels`).
 
-    Returns ``(allowed, must_row, must_mask, ok)``: ``allowed`` a
-    ``numpy.ndarray`` of ``uint64``, shape ``(n,)``; ``must_row`` an int (-1
-    for none) and ``must_mask`` a ``numpy.uint64`` (see
-    :mod:`parqueens.kernels`); ``ok`` False if the unit holds no solution
-    because its queens conflict.
+    ``allowed``: ``numpy.ndarray`` of ``uint64``, shape ``(n,)``;
+    ``must_row``/``must_mask``: the side-column prune (-1/0 for none);
+    ``leaf_mode``, ``tie_row_a``, ``tie_row_b``, ``tie_cols``: the
+    canonical test at the solutions; ``ok``: False if the unit's queens
+    conflict (it holds no solution).
+    """
+
+    allowed: np.ndarray
+    must_row: int = -1
+    must_mask: int = 0
+    leaf_mode: int = 0
+    tie_row_a: int = -1
+    tie_row_b: int = -1
+    tie_cols: int = 0
+    ok: bool = True
+
+
+def unit_masks(unit, unique=False):
+    """The kernel inputs of a unit, as a :class:`UnitSpec`.
+
+    ``unique``: for ``plain``/``mirror``, also test every solution for being
+    canonical (``d4`` always classifies its solutions).
     """
     n = unit.n
     full = int(_full_mask(n))
-    allowed = np.full(n, full, dtype=np.uint64)
-    must_row, must_mask = -1, 0
+    spec = UnitSpec(np.full(n, full, dtype=np.uint64), leaf_mode=1 if unique else 0)
+    allowed = spec.allowed
     prefix = unit.prefix
     mid = (n - 1) // 2
     if unit.method == "mirror" and n % 2 == 1 and prefix and prefix[0] == mid and n > 1:
@@ -95,6 +113,7 @@ def unit_masks(unit):
     elif unit.method == "d4":
         a = prefix[0]
         side = (1 << (n - 1)) | 1
+        spec.leaf_mode = 2
         if a == 0:
             b1 = prefix[1]
             allowed[2:b1] &= np.uint64(full & ~2)
@@ -105,17 +124,21 @@ def unit_masks(unit):
                     allowed[r] &= np.uint64(full & ~side)
             allowed[n - 1] &= np.uint64(((1 << (b2 + 1)) - 1) & ~((1 << a) - 1))
             if b2 <= n - 3:  # a pure prune; the masks alone already enforce it
-                must_row, must_mask = b2, side
+                spec.must_row, spec.must_mask = b2, side
+            if a == b2:  # middle column: the mirror image always ties
+                spec.leaf_mode = 1
+            spec.tie_row_a, spec.tie_row_b = a, b2
+            spec.tie_cols = (1 << a) | (1 << b2)
     placed = np.full(n, -1, dtype=np.int16)
     for r, c in unit.fixed:
         placed[r] = c
     for r, c in enumerate(prefix):
         if placed[r] >= 0 and placed[r] != c:
-            return allowed, must_row, np.uint64(must_mask), False
+            spec.ok = False
+            return spec
         placed[r] = c
-    ok = _place_queens(n, allowed, placed)
-    ok = ok and bool(np.all(allowed != 0))
-    return allowed, must_row, np.uint64(must_mask), ok
+    spec.ok = bool(_place_queens(n, allowed, placed)) and bool(np.all(allowed != 0))
+    return spec
 
 
 def _first_row_choices(n, method):
@@ -175,9 +198,9 @@ def make_units(n, method, depth, fixed=()):
     for start, weight in _first_row_choices(n, method):
         for prefix in _extend(n, start, depth):
             unit = WorkUnit(n, method, prefix, weight, fixed)
-            allowed, _, _, ok = unit_masks(unit)
-            if ok:
-                units.append((_size_estimate(allowed), unit))
+            spec = unit_masks(unit)
+            if spec.ok:
+                units.append((_size_estimate(spec.allowed), unit))
     units.sort(key=lambda pair: (-pair[0], pair[1].prefix))
     return [u for _, u in units]
 
@@ -229,5 +252,5 @@ def _count_units(n, method, depth):
     count = 0
     for start, weight in _first_row_choices(n, method):
         for prefix in _extend(n, start, depth):
-            count += unit_masks(WorkUnit(n, method, prefix, weight))[3]
+            count += unit_masks(WorkUnit(n, method, prefix, weight)).ok
     return count

@@ -56,13 +56,13 @@ def test_each_unit_counts_its_own_solutions(method):
     n = 8
     sols = solutions(n)
     for unit in make_units(n, method, 2):
-        (res,) = run_chunk([unit], leaf_check=False)
+        (res,) = run_chunk([unit], unique=False)
         assert res.solutions == sum(1 for s in sols if s[:2] == unit.prefix)
 
 
 def test_d4_units_find_each_class_once():
     n = 9
-    results = run_chunk(make_units(n, "d4", 3), leaf_check=True)
+    results = run_chunk(make_units(n, "d4", 3), unique=True)
     weighted = sum(8 * r.by_stab[0] + 4 * r.by_stab[1] + 2 * r.by_stab[2] for r in results)
     assert weighted == A000170[n]
 
