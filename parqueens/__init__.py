@@ -17,7 +17,7 @@ from .runner import CountResult, run_count  # noqa: E402
 from .symmetry import canonical, orbit, orbit_size, transform  # noqa: E402
 
 
-def count(n, *, jobs=None, method="d4", split_depth=None, progress=False):
+def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=None):
     """Number of solutions of the n-queens problem (OEIS A000170).
 
     Parameters
@@ -26,12 +26,15 @@ def count(n, *, jobs=None, method="d4", split_depth=None, progress=False):
         Board size, 0..64 (n = 0 gives 1, the empty placement).
     jobs : int or None
         Worker processes (None: all cores as ``joblib.cpu_count()``; 1: none).
-    method : str
+    method : str or None
         ``"d4"`` (default), ``"mirror"`` or ``"plain"``; all give the same count.
     split_depth : int or None
         Rows pre-placed per work unit (None: automatic).
     progress : bool
         Show a progress bar on stderr.
+    fixed : iterable of (int, int) or None
+        Count only the solutions containing these queens, 0-based
+        ``(row, col)`` (the completion problem; the search is then ``plain``).
 
     Returns
     -------
@@ -44,13 +47,13 @@ def count(n, *, jobs=None, method="d4", split_depth=None, progress=False):
         For invalid arguments.
     """
     return run_count(n, jobs=jobs, method=method, split_depth=split_depth,
-                     progress=progress).total
+                     progress=progress, fixed=fixed).total
 
 
-def count_unique(n, *, jobs=None, method="d4", split_depth=None, progress=False):
+def count_unique(n, *, jobs=None, method=None, split_depth=None, progress=False):
     """Total and fundamental solutions, with the orbit breakdown.
 
-    Same parameters as :func:`count`.  Returns a :class:`CountResult` whose
+    Same parameters as :func:`count` (no fixed queens).  Returns a :class:`CountResult` whose
     ``total`` is OEIS A000170, ``fundamental`` OEIS A002562 and ``orbits``
     maps orbit size (8, 4, 2, 1) to the number of classes of that size.
     """

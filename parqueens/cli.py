@@ -56,7 +56,7 @@ def _add_run_options(p):
                         "1: run in this process; -1: all cores, -2: all but one)")
     p.add_argument("--split-depth", type=positive_int, default=None, metavar="K",
                    help="rows pre-placed per work unit (default: automatic, >= 64 units per job)")
-    p.add_argument("--method", choices=("d4", "mirror", "plain"), default="d4",
+    p.add_argument("--method", choices=("d4", "mirror", "plain"), default=None,
                    help="symmetry reduction: d4 (default, whole symmetry group), mirror "
                         "(left-right only) or plain (none); all give the same counts")
     bar = p.add_mutually_exclusive_group()

@@ -81,25 +81,26 @@ def _place_queens(n, allowed, placed):
 
 
 @njit(cache=True, nogil=True)
-def _leaf_stabilizer(n, Q, row, bit, bit2, bit3, queens, inv, tmp):
-    """Stabiliser size of the solution at a leaf if canonical, else 0.
-
-    ``Q[r]`` holds the bit of the queen of row ``r < row``; the last three
-    rows come in registers.
-    """
-    for r in range(row):
+def _leaf_stabilizer(n, Q, queens, inv, tmp):
+    """Stabiliser size of the solution ``Q`` (one bit per row) if it is
+    canonical, else 0."""
+    for r in range(n):
         queens[r] = trailing_zeros(Q[r])
-    queens[row] = trailing_zeros(bit)
-    queens[row + 1] = trailing_zeros(bit2)
-    queens[row + 2] = trailing_zeros(bit3)
     for r in range(n):
         inv[queens[r]] = r
     return _canonical_stabilizer(n, queens, inv, tmp)
 
 
 @njit(cache=True, nogil=True)
+def _grow(out):
+    bigger = np.empty((max(16, 2 * out.shape[0]), out.shape[1]), out.dtype)
+    bigger[:out.shape[0]] = out
+    return bigger
+
+
+@njit(cache=True, nogil=True)
 def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, tie_cols,
-            by_stab):
+            by_stab, emit, limit):
     """Count the solutions with the row-``r`` queen in ``allowed[r]``.
 
     Requires n >= 3.  ``leaf_mode`` says what happens at a solution:
@@ -142,6 +143,9 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
     rd = _ZERO
     free = allowed[0]
     last_allowed = allowed[n - 1]
+    out = np.empty((16 if emit else 0, n), np.uint8)
+    found = 0
+    stop = False
     while True:
         while free != _ZERO:
             bit = free & (~free + _ONE)
@@ -168,21 +172,33 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
                             overflow = True
                         Q[row] = bit
                         Q[row + 1] = bit2
+                        Q[row + 2] = bit3
+                        stab = 1
                         if leaf_mode == 1 or (leaf_mode == 2 and (
                                 bit3 & tie_cols
                                 or (Q[tie_row_a] | Q[tie_row_b]) & side_tie)):
-                            s = _leaf_stabilizer(n, Q, row, bit, bit2, bit3,
-                                                 queens, inv, tmp)
-                            if s == 1:
+                            stab = _leaf_stabilizer(n, Q, queens, inv, tmp)
+                            if stab == 1:
                                 by_stab[0] += 1
-                            elif s == 2:
+                            elif stab == 2:
                                 by_stab[1] += 1
-                            elif s == 4:
+                            elif stab == 4:
                                 by_stab[2] += 1
-                            elif s == 8:
+                            elif stab == 8:
                                 by_stab[3] += 1
                         elif leaf_mode == 2:
                             by_stab[0] += 1
+                        if emit and stab > 0:
+                            if found == out.shape[0]:
+                                out = _grow(out)
+                            for r in range(n):
+                                out[found, r] = trailing_zeros(Q[r])
+                            found += 1
+                            if found == limit:
+                                stop = True
+                                break
+                if stop:
+                    break
                 continue
             if nfree == _ZERO:
                 continue
@@ -209,7 +225,7 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
                 ld = nld
                 rd = nrd
                 free = nfree
-        if depth == 0:
+        if depth == 0 or stop:
             break
         depth -= 1
         k = depth * 5
@@ -218,7 +234,7 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
         ld = S[k + 2]
         rd = S[k + 3]
         row = np.int64(S[k + 4])
-    return count, nodes, overflow
+    return count, nodes, overflow, out, found
 
 
 @njit(cache=True, nogil=True)
@@ -239,8 +255,9 @@ def _search_batch(n, allowed, must_row, must_mask, leaf_mode, ties):
     by_stab = np.zeros((units, 4), np.uint64)
     overflow = False
     for u in range(units):
-        c, k, o = _search(n, allowed[u], must_row[u], must_mask[u], leaf_mode[u],
-                          ties[u, 0], ties[u, 1], np.uint64(ties[u, 2]), by_stab[u])
+        c, k, o, _, _ = _search(n, allowed[u], must_row[u], must_mask[u], leaf_mode[u],
+                                ties[u, 0], ties[u, 1], np.uint64(ties[u, 2]), by_stab[u],
+                                False, 0)
         solutions[u] = c
         nodes[u] = k
         overflow = overflow or o

@@ -18,7 +18,8 @@ import joblib
 import numpy as np
 
 from . import symmetry
-from .kernels import MAX_N, _search_batch
+from .checks import check_fixed, check_int, check_n, fixed_conflict, resolve_jobs
+from .kernels import _search_batch
 from .units import METHODS, auto_depth, make_units, min_depth, unit_masks
 
 
@@ -54,6 +55,10 @@ class CountResult:
         Wall-clock time of the run, in seconds.
     nodes : int
         Queens placed by the search (0 for n < 3).
+    resumed : int
+        Units taken from a checkpoint instead of being searched.
+    conflict : str or None
+        Why fixed queens admit no solution (then ``total`` is 0).
     """
 
     n: int
@@ -66,10 +71,14 @@ class CountResult:
     jobs: int = 1
     seconds: float = 0.0
     nodes: int = 0
+    resumed: int = 0
+    conflict: str = None
 
     def as_dict(self):
         """The result as a JSON-ready dict (orbit keys as strings)."""
         d = asdict(self)
+        if self.conflict is None:
+            del d["conflict"]
         if self.orbits is None:
             del d["orbits"]
             del d["fundamental"]
@@ -87,47 +96,6 @@ class UnitResult:
     solutions: int
     by_stab: tuple = field(default=(0, 0, 0, 0))
     nodes: int = 0
-
-
-def check_n(n, *, name="n", low=0, high=MAX_N):
-    """Validate a board size; returns it as an int.
-
-    Raises ``TypeError`` for a non-integer (booleans included) and
-    ``ValueError`` outside ``low..high``.
-    """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {n!r}")
-    n = int(n)
-    if n < low:
-        raise ValueError(f"{name} must be >= {low}, got {n}")
-    if n > high:
-        raise ValueError(f"{name} = {n} is too large: the kernels hold a row in a 64-bit "
-                         f"mask, so n <= {high}")
-    return n
-
-
-def resolve_jobs(jobs):
-    """Number of worker processes for ``jobs``.
-
-    ``None`` means ``joblib.cpu_count()`` (which respects CPU affinity and
-    container quotas); a negative value counts back from it like joblib
-    (-1 = all cores, -2 = all but one).  Raises ``ValueError`` for 0 or a
-    value that leaves no core, ``TypeError`` for a non-integer.
-    """
-    cpus = joblib.cpu_count()
-    if jobs is None:
-        return cpus
-    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)):
-        raise TypeError(f"jobs must be an integer, got {jobs!r}")
-    jobs = int(jobs)
-    if jobs == 0:
-        raise ValueError("jobs must not be 0 (use 1 for no parallelism, -1 for all cores)")
-    if jobs < 0:
-        resolved = cpus + 1 + jobs
-        if resolved < 1:
-            raise ValueError(f"jobs = {jobs} leaves no core on this machine ({cpus} cores)")
-        return resolved
-    return jobs
 
 
 def warm_up():
@@ -180,46 +148,84 @@ def _chunks(units, jobs):
         yield units[i:i + size]
 
 
-def iter_results(units, *, jobs=1, unique=False):
-    """Yield ``(unit, UnitResult)`` pairs as work units finish.
+def iter_chunks(units, *, jobs=1, unique=False, backend=None):
+    """Yield lists of ``(unit, UnitResult)`` pairs as chunks of units finish.
 
-    ``jobs`` = 1 runs in this process; more uses joblib's active backend
-    (loky processes by default, or e.g. dask inside
-    ``joblib.parallel_config(backend="dask")``).  Order is not guaranteed.
+    ``jobs`` = 1 runs in this process; otherwise ``joblib.Parallel`` with
+    ``backend`` (None: joblib's active backend, loky processes by default;
+    ``"dask"`` inside :func:`dask_client`).  Order is not guaranteed.
     """
     if not units:
         return
     warm_up()
-    if jobs == 1:
+    if jobs == 1 and backend is None:
         for chunk in _chunks(units, 1):
-            yield from zip(chunk, run_chunk(chunk, unique))
+            yield list(zip(chunk, run_chunk(chunk, unique)))
         return
     chunks = list(_chunks(units, jobs))
-    parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
+    parallel = joblib.Parallel(n_jobs=jobs if backend is None else -1,
+                               backend=backend, return_as="generator_unordered")
     calls = (joblib.delayed(_run_chunk_tagged)(i, chunk, unique)
              for i, chunk in enumerate(chunks))
     for i, results in parallel(calls):
-        yield from zip(chunks[i], results)
+        yield list(zip(chunks[i], results))
 
 
 def _run_chunk_tagged(index, units, unique):
     return index, run_chunk(units, unique)
 
 
-def _tiny(n):
+def _tiny(n, fixed):
     """n <= 2: every permutation checked directly."""
     total = 0
     orbits = {8: 0, 4: 0, 2: 0, 1: 0}
     for perm in itertools.permutations(range(n)):
-        if all(abs(perm[i] - perm[j]) != i - j for i in range(n) for j in range(i)):
+        if all(abs(perm[i] - perm[j]) != i - j for i in range(n) for j in range(i)) \
+                and all(perm[r] == c for r, c in fixed):
             total += 1
             if symmetry.canonical(perm) == perm:
                 orbits[symmetry.orbit_size(perm)] += 1
     return total, orbits
 
 
-def run_count(n, *, unique=False, method="d4", jobs=None, split_depth=None,
-              progress=False):
+def resolve_method(method, n, fixed=(), unique=False):
+    """The method to use: ``None`` means ``d4``, or ``plain`` with fixed
+    queens (which break the symmetry) or for n < 4.
+
+    Raises ``ValueError`` for an unknown method, for ``d4``/``mirror``
+    asked for together with fixed queens, and for ``unique`` with fixed
+    queens (symmetry classes are not defined then).
+    """
+    if method is not None and method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    if fixed:
+        if unique:
+            raise ValueError("--unique cannot be combined with fixed queens: fixing a queen "
+                             "breaks the symmetry that defines the classes")
+        if method in ("d4", "mirror"):
+            raise ValueError(f"method {method} cannot be used with fixed queens (they break "
+                             f"the symmetry); use plain")
+        return "plain"
+    if method is None:
+        method = "d4"
+    if method == "d4" and n < 4:
+        return "plain"
+    return method
+
+
+def choose_depth(n, method, jobs, split_depth):
+    """The split depth: ``split_depth`` checked, or :func:`auto_depth`."""
+    if split_depth is None:
+        return auto_depth(n, method, jobs)
+    depth = check_int(split_depth, "split depth")
+    if not min_depth(method) <= depth <= n:
+        raise ValueError(f"split depth must be {min_depth(method)}..{n} for n = {n} "
+                         f"and method {method}, got {depth}")
+    return depth
+
+
+def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
+              progress=False, fixed=None, checkpoint=None, backend=None):
     """Count the solutions of the n-queens problem, in parallel.
 
     Parameters
@@ -229,9 +235,10 @@ def run_count(n, *, unique=False, method="d4", jobs=None, split_depth=None,
     unique : bool
         Also count the symmetry classes (fundamental solutions, OEIS A002562)
         and their orbit sizes.
-    method : str
-        ``"d4"`` (default, about 1/8 of the full tree), ``"mirror"`` (1/2)
-        or ``"plain"`` (all of it); see :mod:`parqueens.units`.
+    method : str or None
+        ``"d4"`` (the default, None: about 1/8 of the full tree),
+        ``"mirror"`` (1/2) or ``"plain"`` (all of it); see
+        :mod:`parqueens.units`.
     jobs : int or None
         Worker processes; None for ``joblib.cpu_count()`` (but 1 for
         n <= SMALL_N = 14, where starting workers costs more than the
@@ -239,9 +246,18 @@ def run_count(n, *, unique=False, method="d4", jobs=None, split_depth=None,
         process).
     split_depth : int or None
         Rows pre-placed per work unit; None chooses one with at least 64
-        units per job.
+        units per job (or, resuming, the depth recorded in the checkpoint).
     progress : bool
         Show a tqdm bar over the work units on stderr.
+    fixed : iterable of (int, int) or None
+        Queens every counted solution must contain, as 0-based
+        ``(row, col)``; the method is then ``plain``.
+    checkpoint : RunStore or None
+        Store each finished unit there, and skip the units it already holds
+        (see :mod:`parqueens.store`).
+    backend : str or None
+        joblib backend for the workers; None for joblib's default (loky),
+        ``"dask"`` inside :func:`parqueens.backends.dask_client`.
 
     Returns
     -------
@@ -250,52 +266,75 @@ def run_count(n, *, unique=False, method="d4", jobs=None, split_depth=None,
     Raises
     ------
     TypeError, ValueError
-        For invalid arguments (see :func:`check_n`, :func:`resolve_jobs`).
+        For invalid arguments.
+    parqueens.store.CheckpointError
+        If the checkpoint belongs to another run.
     OverflowError
         If one work unit holds more than 2**64 - 1 solutions.
     """
     n = check_n(n)
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
-    if jobs is None and n <= SMALL_N:
+    fixed = check_fixed(n, fixed)
+    method = resolve_method(method, n, fixed, unique)
+    if jobs is None and n <= SMALL_N and backend is None:
         jobs = 1  # worker start-up would cost more than the whole search
     jobs = resolve_jobs(jobs)
     start = time.perf_counter()
-    if n < 3:
-        total, orbits = _tiny(n)
-        return _finish(CountResult(n, total, method="plain", jobs=jobs), unique,
-                       orbits, start)
-    if method == "d4" and n < 4:
-        method = "plain"
-    if split_depth is None:
-        depth = auto_depth(n, method, jobs)
-    else:
-        if isinstance(split_depth, bool) or not isinstance(split_depth, (int, np.integer)):
-            raise TypeError(f"split depth must be an integer, got {split_depth!r}")
-        depth = int(split_depth)
-        if not min_depth(method) <= depth <= n:
-            raise ValueError(f"split depth must be {min_depth(method)}..{n} for n = {n} "
-                             f"and method {method}, got {depth}")
-    units = make_units(n, method, depth)
-    total = 0
-    nodes = 0
-    classes = [0, 0, 0, 0]
-    bar = _progress_bar(len(units), progress, f"n={n}")
+    conflict = fixed_conflict(fixed)
+    if n < 3 or conflict:
+        total, orbits = _tiny(n, fixed) if n < 3 else (0, {8: 0, 4: 0, 2: 0, 1: 0})
+        result = CountResult(n, total, method="plain" if n < 3 else method, jobs=jobs,
+                             conflict=conflict)
+        return _finish(result, unique, orbits, start)
+    if checkpoint is not None and split_depth is None:
+        split_depth = checkpoint.run_depth(n)
+    depth = choose_depth(n, method, jobs, split_depth)
+    units = make_units(n, method, depth, fixed)
+    done = {} if checkpoint is None else checkpoint.begin_run(n, depth, len(units))
+    acc = _Accumulator()
+    todo = []
+    for unit in units:
+        if unit.id in done:
+            acc.add(unit, UnitResult(*done[unit.id]))
+        else:
+            todo.append(unit)
+    bar = _progress_bar(len(units), progress, f"n={n}", initial=len(units) - len(todo))
     try:
-        for unit, res in iter_results(units, jobs=jobs, unique=unique):
-            total += unit.weight * res.solutions
-            nodes += res.nodes
-            for k in range(4):
-                classes[k] += res.by_stab[k]
-            bar.update(1)
+        t = time.perf_counter()
+        for pairs in iter_chunks(todo, jobs=jobs, unique=unique, backend=backend):
+            for unit, res in pairs:
+                acc.add(unit, res)
+            if checkpoint is not None:
+                now = time.perf_counter()
+                checkpoint.add(n, [(u.id, r.solutions, r.by_stab, r.nodes) for u, r in pairs],
+                               now - t)
+                t = now
+            bar.update(len(pairs))
     finally:
         bar.close()
-    orbits = {8 >> k: classes[k] for k in range(4)}
+    if checkpoint is not None:
+        checkpoint.finish_run(n)
+    orbits = {8 >> k: acc.classes[k] for k in range(4)}
+    total = acc.total
     if method == "d4":
         total = sum(size * c for size, c in orbits.items())
     result = CountResult(n, total, method=method, split_depth=depth, units=len(units),
-                         jobs=jobs, nodes=nodes)
+                         jobs=jobs, nodes=acc.nodes, resumed=len(units) - len(todo))
     return _finish(result, unique, orbits, start)
+
+
+class _Accumulator:
+    """Exact merge of unit results (Python ints)."""
+
+    def __init__(self):
+        self.total = 0
+        self.nodes = 0
+        self.classes = [0, 0, 0, 0]
+
+    def add(self, unit, res):
+        self.total += unit.weight * res.solutions
+        self.nodes += res.nodes
+        for k in range(4):
+            self.classes[k] += res.by_stab[k]
 
 
 def _finish(result, unique, orbits, start):
@@ -308,7 +347,7 @@ def _finish(result, unique, orbits, start):
     return result
 
 
-def _progress_bar(total, enabled, desc):
+def _progress_bar(total, enabled, desc, initial=0):
     from tqdm import tqdm
-    return tqdm(total=total, disable=not enabled, file=sys.stderr, unit="unit",
-                desc=desc, dynamic_ncols=True)
+    return tqdm(total=total, initial=initial, disable=not enabled, file=sys.stderr,
+                unit="unit", desc=desc, dynamic_ncols=True)

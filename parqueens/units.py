@@ -161,6 +161,21 @@ def min_depth(method):
     return 2 if method == "d4" else 1
 
 
+def iter_units(n, method, depth, fixed=()):
+    """The consistent work units of a method, lazily, in lexicographic order
+    of their prefixes (the order in which their solutions are listed).
+
+    Same parameters as :func:`make_units`, unchecked.
+    """
+    fixed = tuple(sorted(fixed))
+    for start, weight in _first_row_choices(n, method):
+        for prefix in _extend(n, start, depth):
+            unit = WorkUnit(n, method, prefix, weight, fixed)
+            spec = unit_masks(unit)
+            if spec.ok:
+                yield unit, spec
+
+
 def make_units(n, method, depth, fixed=()):
     """All work units of a method at a split depth, largest first.
 
@@ -179,7 +194,7 @@ def make_units(n, method, depth, fixed=()):
     -------
     list of WorkUnit
         Only units whose prefix is consistent; ordered by a size estimate,
-        largest first, ties by id.
+        largest first, ties by prefix.
 
     Raises
     ------
@@ -193,14 +208,8 @@ def make_units(n, method, depth, fixed=()):
     if not min_depth(method) <= depth <= n:
         raise ValueError(f"split depth must be {min_depth(method)}..{n} for method "
                          f"{method}, got {depth}")
-    fixed = tuple(sorted(fixed))
-    units = []
-    for start, weight in _first_row_choices(n, method):
-        for prefix in _extend(n, start, depth):
-            unit = WorkUnit(n, method, prefix, weight, fixed)
-            spec = unit_masks(unit)
-            if spec.ok:
-                units.append((_size_estimate(spec.allowed), unit))
+    units = [(_size_estimate(spec.allowed), unit)
+             for unit, spec in iter_units(n, method, depth, fixed)]
     units.sort(key=lambda pair: (-pair[0], pair[1].prefix))
     return [u for _, u in units]
 
@@ -249,8 +258,4 @@ def auto_depth(n, method, jobs):
 
 
 def _count_units(n, method, depth):
-    count = 0
-    for start, weight in _first_row_choices(n, method):
-        for prefix in _extend(n, start, depth):
-            count += unit_masks(WorkUnit(n, method, prefix, weight)).ok
-    return count
+    return sum(1 for _ in iter_units(n, method, depth))

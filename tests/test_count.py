@@ -3,7 +3,8 @@
 import pytest
 
 import parqueens
-from parqueens.runner import resolve_jobs, run_count
+from parqueens.checks import resolve_jobs
+from parqueens.runner import run_count
 
 from naive import A000170, A002562, classes, solutions
 

@@ -1,0 +1,177 @@
+"""Listing solutions: all of them, or one canonical form per symmetry class,
+in lexicographic order, streamed in blocks of bounded size.
+
+The search is the counting kernel with its solutions stored
+(:func:`parqueens.kernels._search` with ``emit``).  Work units are taken in
+lexicographic order of their prefixes, and each unit lists its solutions in
+lexicographic order (the kernel tries columns from 0 up), so the whole
+stream is sorted, whatever the number of jobs.  Units are split deep enough
+that each holds a bounded number of solutions, and joblib keeps only a few
+chunks in flight, so memory does not grow with the number of solutions.
+
+``unique``: the canonical form of a class is its lexicographically smallest
+member; the D4 method's search (see :mod:`parqueens.units`) finds exactly
+these, so it lists them directly.
+"""
+
+import itertools
+
+import joblib
+import numpy as np
+
+from . import symmetry
+from .checks import check_fixed, check_int, check_n, fixed_conflict, resolve_jobs
+from .kernels import _search
+from .units import iter_units, min_depth, unit_masks
+
+#: Work units per task sent to a worker.
+_CHUNK_UNITS = 64
+
+
+def _listing_method(n, unique, fixed):
+    if unique and fixed:
+        raise ValueError("--unique cannot be combined with fixed queens: fixing a queen "
+                         "breaks the symmetry that defines the classes")
+    return "d4" if unique and n >= 4 else "plain"
+
+
+def _listing_depth(n, method):
+    # About n/4 + 1 rows keeps units to a few thousand solutions each up to
+    # n = 20 while the number of units stays manageable.
+    return max(min_depth(method), min(n - 3, n // 4 + 1))
+
+
+def _enumerate_units(units, unique, limit):
+    """Solutions of consecutive units, concatenated in order: uint8 array of
+    shape ``(k, n)``."""
+    n = units[0].n
+    blocks = []
+    by_stab = np.zeros(4, np.uint64)
+    for unit in units:
+        spec = unit_masks(unit, unique)
+        if not spec.ok:
+            continue
+        _, _, _, out, found = _search(n, spec.allowed, spec.must_row,
+                                      np.uint64(spec.must_mask), spec.leaf_mode,
+                                      spec.tie_row_a, spec.tie_row_b,
+                                      np.uint64(spec.tie_cols), by_stab, True, limit)
+        if found:
+            blocks.append(out[:found])
+    if not blocks:
+        return np.empty((0, n), np.uint8)
+    return np.concatenate(blocks)
+
+
+def _tiny_solutions(n, unique, fixed):
+    out = []
+    for perm in itertools.permutations(range(n)):
+        if all(abs(perm[i] - perm[j]) != i - j for i in range(n) for j in range(i)) \
+                and all(perm[r] == c for r, c in fixed):
+            if not unique or symmetry.canonical(perm) == perm:
+                out.append(perm)
+    return np.array(out, dtype=np.uint8).reshape(len(out), n)
+
+
+def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=None):
+    """Solutions in lexicographic order, as blocks.
+
+    Parameters
+    ----------
+    n : int
+        Board size, 0..64.
+    unique : bool
+        Only the canonical form (smallest member) of each symmetry class.
+    fixed : iterable of (int, int) or None
+        Only the solutions containing these 0-based ``(row, col)`` queens.
+    jobs : int or None
+        Worker processes (as in :func:`parqueens.run_count`); the order of
+        the solutions does not depend on it.
+    limit : int or None
+        Stop after this many solutions.
+    split_depth : int or None
+        Rows pre-placed per unit (None: about n/4 + 1).
+
+    Yields
+    ------
+    numpy.ndarray of uint8, shape ``(k, n)``
+        Consecutive solutions, ``block[i, row] = col``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For invalid arguments.
+    """
+    n = check_n(n)
+    fixed = check_fixed(n, fixed)
+    method = _listing_method(n, unique, fixed)
+    jobs = resolve_jobs(jobs)
+    if limit is not None:
+        limit = check_int(limit, "limit")
+        if limit < 1:
+            raise ValueError(f"limit must be >= 1, got {limit}")
+    if fixed_conflict(fixed):
+        return
+    if n < 3:
+        block = _tiny_solutions(n, unique, fixed)[:limit]
+        if len(block):
+            yield block
+        return
+    if split_depth is None:
+        depth = _listing_depth(n, method)
+    else:
+        depth = check_int(split_depth, "split depth")
+        if not min_depth(method) <= depth <= n:
+            raise ValueError(f"split depth must be {min_depth(method)}..{n}, got {depth}")
+    units = (unit for unit, _ in iter_units(n, method, depth, fixed))
+    chunks = iter(lambda: list(itertools.islice(units, _CHUNK_UNITS)), [])
+    unit_limit = limit or 0
+    if jobs == 1:
+        results = (_enumerate_units(chunk, unique, unit_limit) for chunk in chunks)
+    else:
+        from .runner import warm_up
+        warm_up()
+        parallel = joblib.Parallel(n_jobs=jobs, return_as="generator",
+                                   pre_dispatch="2*n_jobs")
+        results = parallel(joblib.delayed(_enumerate_units)(chunk, unique, unit_limit)
+                           for chunk in chunks)
+    left = limit
+    try:
+        for block in results:
+            if left is not None:
+                block = block[:left]
+                left -= len(block)
+            if len(block):
+                yield block
+            if left == 0:
+                break
+    finally:
+        close = getattr(results, "close", None)
+        if close:
+            close()
+
+
+def solutions(n, *, unique=False, fixed=None, jobs=1, limit=None):
+    """Iterate over the solutions in lexicographic order.
+
+    Same parameters as :func:`iter_blocks`.  Yields tuples of int,
+    ``queens[row] = col``; n = 8 starts with ``(0, 4, 7, 5, 2, 6, 1, 3)``.
+    """
+    for block in iter_blocks(n, unique=unique, fixed=fixed, jobs=jobs, limit=limit):
+        for row in block.tolist():
+            yield tuple(row)
+
+
+def first_solution(n, *, fixed=None):
+    """The lexicographically first solution, or None if there is none.
+
+    Found by backtracking in this process; for some large n this takes long
+    (the first solution lies deep in the tree); :func:`parqueens.construct`
+    gives *a* solution for any n at once.
+
+    Returns a tuple of int (``queens[row] = col``) or None.
+    """
+    n = check_n(n)
+    for block in iter_blocks(n, fixed=fixed, jobs=1, limit=1,
+                             split_depth=1 if n >= 3 else None):
+        return tuple(int(c) for c in block[0])
+    return None
