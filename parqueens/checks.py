@@ -25,12 +25,12 @@ def check_n(n, *, name="n", low=0, high=MAX_N):
 
     Raises ``TypeError`` for a non-integer and ``ValueError`` outside
     ``low..high`` (the default limit, 64, is the width of the kernels'
-    ``uint64`` row masks).
+    ``uint64`` row masks; None for no limit).
     """
     n = check_int(n, name)
     if n < low:
         raise ValueError(f"{name} must be >= {low}, got {n}")
-    if n > high:
+    if high is not None and n > high:
         if high == MAX_N:
             raise ValueError(f"{name} = {n} is too large: the kernels hold a row in a 64-bit "
                              f"mask, so {name} <= {high}")

@@ -1,0 +1,816 @@
+"""Render, write and read solutions in text and NumPy formats.
+
+A solution is a permutation ``queens[row] = col`` (0-based; row 0 is the top
+line, column 0 the left character).  The formats:
+
+=========  ==================================================================
+ name       content
+=========  ==================================================================
+ perm       one solution per line, columns separated by single spaces,
+            0-based (1-based with ``one_based=True``)
+ board      n lines of ``Q`` and ``.`` per solution, row 0 first; a blank
+            line between solutions
+ matrix     n lines of ``0``/``1`` separated by single spaces per solution;
+            a blank line between solutions
+ jsonl      one JSON array of columns per line, e.g. ``[1,3,0,2]``, 0-based
+            (1-based with ``one_based=True``)
+ npy        a NumPy ``.npy`` file, shape ``(count, n)``, C order, dtype
+            ``uint8`` for n <= 255, ``uint16`` for n <= 65535, else
+            ``uint32`` (:func:`npy_dtype`); always 0-based
+=========  ==================================================================
+
+Text is ASCII with ``\\n`` line ends.  :class:`SolutionWriter` writes to a
+temporary file next to the target and renames it into place only when the
+writing succeeded, so a failed or interrupted run leaves no partial output.
+The ``.npy`` header has a fixed size (:data:`NPY_HEADER_SIZE` bytes), so the
+count can be filled in at close after streaming the rows.
+
+The empty solution (n = 0) has no lines in ``board`` and ``matrix``, so it
+cannot be read back from them; it round-trips through ``jsonl``, ``npy``
+and ``perm`` (one empty line per solution, read back when ``n=0`` is given).
+"""
+
+import errno
+import json
+import numbers
+import os
+import struct
+import sys
+import tempfile
+
+import numpy as np
+
+from .checks import check_int
+import psutil
+from numpy.lib import format as npformat
+
+#: Names of the formats.
+FORMATS = ("perm", "board", "matrix", "jsonl", "npy")
+
+#: The formats written as text (all but ``npy``).
+TEXT_FORMATS = ("perm", "board", "matrix", "jsonl")
+
+#: Size in bytes of the ``.npy`` header written by :class:`SolutionWriter`:
+#: version 1.0, padded with spaces to hold any count (a multiple of 64, as
+#: numpy aligns the data).
+NPY_HEADER_SIZE = 128
+
+#: File name extensions recognised by :func:`read_solutions`.  ``.txt`` is
+#: sniffed from the content, which finds ``perm`` for perm files.
+EXTENSIONS = {".npy": "npy", ".jsonl": "jsonl", ".json": "jsonl", ".perm": "perm",
+              ".board": "board", ".matrix": "matrix"}
+
+# rows handled per numpy block in write_many: bounds the temporary memory
+_BLOCK_BYTES = 1 << 23
+
+
+class NotEnoughSpace(OSError):
+    """The output would not fit in the free space of its file system."""
+
+
+# ---------------------------------------------------------------- checking
+
+def _check_int(value, name, minimum=0):
+    value = check_int(value, name)
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def _check_fmt(fmt, allowed=FORMATS):
+    if not isinstance(fmt, str):
+        raise TypeError(f"format must be a str, got {type(fmt).__name__}")
+    if fmt not in allowed:
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(allowed)}")
+    return fmt
+
+
+def _check_rows(array, n):
+    """``array`` as an int64 array of shape ``(k, n)`` with entries in ``range(n)``."""
+    a = np.asarray(array)
+    if a.ndim != 2 or a.shape[1] != n:
+        raise ValueError(f"expected an array of shape (count, {n}), got shape {a.shape}")
+    if a.size == 0:
+        return a.astype(np.int64)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"solutions must have an integer dtype, got {a.dtype}")
+    if a.min() < 0 or a.max() >= n:
+        raise ValueError(f"columns must lie in 0..{n - 1}")
+    return a.astype(np.int64, copy=False)
+
+
+def _check_row(queens, n=None):
+    """One solution as an int64 array of shape ``(n,)``; n from its length if None."""
+    if isinstance(queens, (str, bytes)):
+        raise TypeError("a solution must be a sequence of int, got a string")
+    if not isinstance(queens, np.ndarray):
+        queens = list(queens)
+        for c in queens:
+            if isinstance(c, bool) or not isinstance(c, numbers.Integral):
+                if np.ndim(c) and not isinstance(c, (str, bytes)):
+                    raise ValueError("a solution must be one-dimensional, got nested sequences")
+                raise TypeError(f"a solution must contain only integers, got {type(c).__name__}")
+        if any(not 0 <= c < 2**62 for c in queens):
+            raise ValueError("columns must lie in 0..n-1")
+    q = np.asarray(queens)
+    if q.ndim != 1:
+        raise ValueError(f"a solution must be one-dimensional, got shape {q.shape}")
+    if n is None:
+        n = q.shape[0]
+    if q.shape[0] != n:
+        raise ValueError(f"expected a solution of length {n}, got length {q.shape[0]}")
+    return _check_rows(q[None, :], n)[0]
+
+
+def npy_dtype(n):
+    """Smallest unsigned dtype holding the columns of an n-board.
+
+    Returns ``numpy.dtype`` ``uint8`` for n <= 255, ``uint16`` for
+    n <= 65535, ``uint32`` for n <= 2**32 - 1, else ``uint64``; always
+    little-endian.  Raises TypeError/ValueError for a non-int or negative n.
+    """
+    n = _check_int(n, "n")
+    for dt in ("<u1", "<u2", "<u4"):
+        if n <= np.iinfo(dt).max:
+            return np.dtype(dt)
+    return np.dtype("<u8")
+
+
+def _npy_header(dtype, count, n):
+    """Version 1.0 header of exactly NPY_HEADER_SIZE bytes: magic, length, dict, padding."""
+    d = "{'descr': %r, 'fortran_order': False, 'shape': (%d, %d), }" % (
+        npformat.dtype_to_descr(dtype), count, n)
+    body = d.encode("latin1")
+    magic = npformat.magic(1, 0)
+    dict_size = NPY_HEADER_SIZE - len(magic) - 2
+    if len(body) + 1 > dict_size:
+        raise ValueError(f"shape ({count}, {n}) does not fit in the .npy header")
+    return magic + struct.pack("<H", dict_size) + body.ljust(dict_size - 1) + b"\n"
+
+
+# ---------------------------------------------------------------- rendering
+
+def render(queens, fmt, one_based=False):
+    """The text of one solution in a text format.
+
+    Parameters
+    ----------
+    queens : sequence of int or 1-D numpy.ndarray of an integer dtype
+        ``queens[row] = col``, 0-based, entries in ``range(n)`` where n is
+        the length (it need not be a solution).
+    fmt : str
+        One of :data:`TEXT_FORMATS`.
+    one_based : bool
+        Write columns counted from 1 (``perm`` and ``jsonl``; ignored by
+        ``board`` and ``matrix``, which have no numbers).
+
+    Returns
+    -------
+    str
+        The solution including its final newline; for ``board`` and
+        ``matrix`` without the blank line that separates solutions in a file.
+
+    Raises
+    ------
+    TypeError
+        If ``queens`` has non-integer entries or ``fmt`` is not a str.
+    ValueError
+        If ``fmt`` is unknown or ``npy``, or ``queens`` is not 1-D with
+        entries in ``range(n)``.
+    """
+    _check_fmt(fmt, TEXT_FORMATS)
+    return _render_text(_check_row(queens).tolist(), fmt, one_based)
+
+
+def _render_text(q, fmt, one_based):
+    """:func:`render` for a checked list of int."""
+    n = len(q)
+    if fmt == "perm":
+        off = 1 if one_based else 0
+        return " ".join([str(c + off) for c in q]) + "\n"
+    if fmt == "jsonl":
+        off = 1 if one_based else 0
+        return "[" + ",".join([str(c + off) for c in q]) + "]\n"
+    if fmt == "board":
+        return "".join(["." * c + "Q" + "." * (n - 1 - c) + "\n" for c in q])
+    return "".join(["0 " * c + "1" + " 0" * (n - 1 - c) + "\n" for c in q])
+
+
+def _number_table(n, offset, end):
+    """uint8 table, shape ``(n, w)``: row c is ``str(c + offset) + end``,
+    right-aligned with NUL bytes in front (dropped after the gather)."""
+    v = np.arange(offset, n + offset, dtype=np.int64)
+    maxd = len(str(max(n - 1 + offset, 0)))
+    ndig = np.ones(n, dtype=np.int64)
+    for k in range(1, maxd):
+        ndig += v >= 10 ** k
+    power = 10 ** np.arange(maxd - 1, -1, -1, dtype=np.int64)
+    digits = (v[:, None] // power) % 10 + ord("0")
+    digits[np.arange(maxd)[None, :] < (maxd - ndig)[:, None]] = 0
+    tail = np.frombuffer(end.encode(), dtype=np.uint8)
+    table = np.empty((n, maxd + tail.size), dtype=np.uint8)
+    table[:, :maxd] = digits
+    table[:, maxd:] = tail
+    return table
+
+
+def _render_numbers(a, one_based, prefix, sep, end):
+    """Bytes of ``prefix + sep.join(row) + end`` for each row of int64 ``a``."""
+    k, n = a.shape
+    if n == 0:
+        return (prefix + end).encode() * k
+    off = 1 if one_based else 0
+    mid = _number_table(n, off, sep)
+    last = _number_table(n, off, end)
+    parts = [mid[a[:, :-1]].reshape(k, -1), last[a[:, -1]]]
+    if prefix:
+        head = np.frombuffer(prefix.encode(), np.uint8)
+        parts.insert(0, np.broadcast_to(head, (k, head.size)))
+    out = np.concatenate(parts, axis=1).ravel()
+    return out[out != 0].tobytes()
+
+
+def _render_grid(cols, n, first_line, fmt):
+    """Bytes of the board/matrix lines for the flat int64 column array ``cols``.
+
+    Line ``i`` starts a solution when ``(first_line + i) % n == 0``; such a
+    line gets a blank line before it unless it is the very first line.
+    """
+    m = cols.shape[0]
+    width = n + 1 if fmt == "board" else 2 * n
+    g = np.empty((m, width + 1), dtype=np.uint8)
+    g[:, 0] = 0
+    idx = np.arange(first_line, first_line + m)
+    g[(idx % n == 0) & (idx > 0), 0] = ord("\n")
+    if fmt == "board":
+        g[:, 1:-1] = ord(".")
+        g[np.arange(m), 1 + cols] = ord("Q")
+    else:
+        g[:, 1:-1:2] = ord("0")
+        g[:, 2:-1:2] = ord(" ")
+        g[np.arange(m), 1 + 2 * cols] = ord("1")
+    g[:, -1] = ord("\n")
+    out = g.ravel()
+    return out[out != 0].tobytes()
+
+
+# ---------------------------------------------------------------- writing
+
+def _digit_total(lo, hi):
+    """Number of decimal digits written for all of the integers lo..hi-1 (lo >= 0)."""
+    total = 0
+    start = 0
+    d = 1
+    while start < hi:
+        end = 10 ** d
+        a, b = max(lo, start), min(hi, end)
+        if b > a:
+            total += d * (b - a)
+        start, d = end, d + 1
+    return total
+
+
+def estimate_size(fmt, n, count, *, one_based=False):
+    """Size of the file that :class:`SolutionWriter` writes, in bytes.
+
+    Exact when every solution written is a permutation of ``range(n)``
+    (every n-queens solution is): the text of a permutation does not
+    depend on its order.  File-system block rounding is not included.
+
+    Parameters
+    ----------
+    fmt : str
+        One of :data:`FORMATS`.
+    n : int
+        Board size, >= 0.
+    count : int
+        Number of solutions, >= 0.
+    one_based : bool
+        Columns counted from 1 (changes the digit count of perm and jsonl).
+
+    Returns
+    -------
+    int
+        Bytes.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a non-int or negative ``n`` or ``count``, or an unknown format.
+    """
+    _check_fmt(fmt)
+    n = _check_int(n, "n")
+    count = _check_int(count, "count")
+    off = 1 if one_based else 0
+    if fmt == "perm":
+        return count * (_digit_total(off, n + off) + max(n, 1))
+    if fmt == "jsonl":
+        return count * (_digit_total(off, n + off) + max(n - 1, 0) + 3)
+    if fmt == "board":
+        return count * n * (n + 1) + max(count - 1, 0)
+    if fmt == "matrix":
+        return count * n * 2 * n + max(count - 1, 0)
+    return NPY_HEADER_SIZE + count * n * npy_dtype(n).itemsize
+
+
+def _umask():
+    # Linux exposes the umask without changing it (os.umask would, briefly)
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+class SolutionWriter:
+    """Write solutions to a file atomically, or to standard output.
+
+    A context manager: the rows go to a temporary file
+    ``.NAME.XXXXXXXX.part`` in the folder of ``path``, which is renamed to
+    ``path`` (``os.replace``) when the ``with`` block ends normally or
+    :meth:`close` is called.  If the block raises, :meth:`abort` is called,
+    or any ``OSError`` (e.g. ``ENOSPC``) happens while writing, the
+    temporary file is removed and nothing appears under ``path``.
+
+    Parameters
+    ----------
+    path : str, os.PathLike or None
+        Output file; None or ``"-"`` writes the text formats to
+        ``sys.stdout`` (not atomic: lines go out as they are written).
+    fmt : str
+        One of :data:`FORMATS`.
+    n : int
+        Board size, >= 0; every solution has length n.
+    one_based : bool
+        Columns counted from 1 in ``perm`` and ``jsonl`` (ignored by
+        ``board`` and ``matrix``; refused for ``npy``).
+    force : bool
+        Overwrite an existing ``path`` and skip the free-space check.
+    expected_count : int or None
+        Number of solutions that will be written, if known.  Then the free
+        space of the folder (``psutil.disk_usage(folder).free``) is checked
+        against :func:`estimate_size` before anything is created.
+
+    Attributes
+    ----------
+    count : int
+        Solutions written so far.
+    path : str or None
+        The final path (None for standard output).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For invalid arguments, ``npy`` to standard output, or
+        ``one_based`` with ``npy``.
+    FileExistsError
+        If ``path`` exists and ``force`` is False.
+    IsADirectoryError
+        If ``path`` is a folder.
+    FileNotFoundError
+        If the folder of ``path`` does not exist.
+    PermissionError
+        If the folder of ``path`` is not writable.
+    NotEnoughSpace
+        If ``expected_count`` is given, ``force`` is False and the estimated
+        size exceeds the free space.
+
+    Notes
+    -----
+    The ``.npy`` header has a fixed size of :data:`NPY_HEADER_SIZE` bytes
+    and first says 0 rows; :meth:`close` rewrites it with the real count.
+    The final file gets the usual permissions (``0o666`` less the umask).
+    """
+
+    def __init__(self, path, fmt, n, *, one_based=False, force=False, expected_count=None):
+        self.fmt = _check_fmt(fmt)
+        self.n = _check_int(n, "n")
+        self.one_based = bool(one_based)
+        self.force = bool(force)
+        if expected_count is not None:
+            expected_count = _check_int(expected_count, "expected_count")
+        if fmt == "npy" and self.one_based:
+            raise ValueError("one_based is not supported for npy (arrays are 0-based)")
+        self.count = 0
+        self._file = None
+        self._tmp = None
+        self._closed = False
+        self._dtype = npy_dtype(self.n) if fmt == "npy" else None
+        if path is None or (isinstance(path, str) and path == "-"):
+            if fmt == "npy":
+                raise ValueError("npy output needs a file, not standard output")
+            self.path = None
+            return
+        self.path = os.path.abspath(os.fspath(path))
+        folder, name = os.path.split(self.path)
+        if os.path.isdir(self.path):
+            raise IsADirectoryError(errno.EISDIR, "output path is a folder", self.path)
+        if not os.path.isdir(folder):
+            raise FileNotFoundError(errno.ENOENT, "output folder does not exist", folder)
+        if os.path.lexists(self.path) and not self.force:
+            raise FileExistsError(errno.EEXIST, "output file exists (use force to overwrite)",
+                                  self.path)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise PermissionError(errno.EACCES, "output folder is not writable", folder)
+        if expected_count is not None and not self.force:
+            need = estimate_size(fmt, self.n, expected_count, one_based=self.one_based)
+            free = psutil.disk_usage(folder).free
+            if need > free:
+                raise NotEnoughSpace(
+                    errno.ENOSPC, f"not enough space for the output: need {need} bytes, "
+                    f"{free} free (use force to write anyway)", folder)
+        self._file = tempfile.NamedTemporaryFile(
+            mode="wb", dir=folder, prefix="." + name + ".", suffix=".part", delete=False,
+            buffering=1 << 20)
+        self._tmp = self._file.name
+        if fmt == "npy":
+            self._emit(_npy_header(self._dtype, 0, self.n))
+
+    # context manager
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
+        return False
+
+    def __del__(self):
+        # an unclosed writer never publishes its file
+        try:
+            if not self._closed:
+                self.abort()
+        except Exception:
+            pass
+
+    @property
+    def closed(self):
+        """True after :meth:`close` or :meth:`abort`."""
+        return self._closed
+
+    def _emit(self, data):
+        """Write bytes; on an OSError discard the temporary file and re-raise."""
+        if self.path is None:
+            sys.stdout.write(data.decode("ascii"))
+            return
+        try:
+            self._file.write(data)
+        except OSError:
+            self.abort()
+            raise
+
+    def _check_open(self):
+        if self._closed:
+            raise ValueError("write to a closed SolutionWriter")
+
+    def write(self, queens):
+        """Write one solution.
+
+        Parameters
+        ----------
+        queens : sequence of int or 1-D numpy.ndarray of an integer dtype
+            ``queens[row] = col``, 0-based, length n, entries in ``range(n)``.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For input of the wrong type or shape, or after close.
+        OSError
+            From the file system; the temporary file is removed first.
+        """
+        self._check_open()
+        q = _check_row(queens, self.n)
+        if self.fmt == "npy":
+            data = q.astype(self._dtype).tobytes()
+        else:
+            text = _render_text(q.tolist(), self.fmt, self.one_based)
+            if self.count and self.fmt in ("board", "matrix"):
+                text = "\n" + text
+            data = text.encode("ascii")
+        self._emit(data)
+        self.count += 1
+
+    def _affixes(self):
+        return ("[", ",", "]\n") if self.fmt == "jsonl" else ("", " ", "\n")
+
+    def write_many(self, array):
+        """Write the rows of a 2-D array, vectorised.
+
+        Parameters
+        ----------
+        array : numpy.ndarray of an integer dtype, shape ``(k, n)``
+            One solution per row, entries in ``range(n)``.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For input of the wrong dtype or shape, or after close.
+        OSError
+            From the file system; the temporary file is removed first.
+        """
+        self._check_open()
+        a = _check_rows(array, self.n)
+        k, n = a.shape
+        if k == 0:
+            return
+        fmt = self.fmt
+        if fmt in ("board", "matrix") and n == 0:
+            self._emit(b"\n" * (k - 1 + (self.count > 0)))
+            self.count += k
+            return
+        if fmt in ("board", "matrix"):
+            lines = max(1, _BLOCK_BYTES // (2 * n + 2))
+            flat = a.ravel()
+            first = self.count * n
+            for i in range(0, flat.shape[0], lines):
+                self._emit(_render_grid(flat[i:i + lines], n, first + i, fmt))
+        else:
+            per_row = max(1, n) * (self._dtype.itemsize if fmt == "npy" else 8)
+            rows = max(1, _BLOCK_BYTES // per_row)
+            for i in range(0, k, rows):
+                block = a[i:i + rows]
+                if fmt == "npy":
+                    self._emit(block.astype(self._dtype).tobytes())
+                else:
+                    self._emit(_render_numbers(block, self.one_based, *self._affixes()))
+        self.count += k
+
+    def close(self):
+        """Finish the file and rename it into place (a no-op when closed).
+
+        Raises
+        ------
+        FileExistsError
+            If ``path`` appeared meanwhile and ``force`` is False (the
+            temporary file is removed).
+        OSError
+            From the file system; the temporary file is removed first.
+        """
+        if self._closed:
+            return
+        if self.path is None:
+            self._closed = True
+            sys.stdout.flush()
+            return
+        try:
+            if self.fmt == "npy":
+                self._file.seek(0)
+                self._file.write(_npy_header(self._dtype, self.count, self.n))
+                self._file.seek(0, os.SEEK_END)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+            self._file.close()
+            os.chmod(self._tmp, 0o666 & ~_umask())
+            if not self.force and os.path.lexists(self.path):
+                raise FileExistsError(errno.EEXIST, "output file appeared while writing "
+                                      "(use force to overwrite)", self.path)
+            os.replace(self._tmp, self.path)
+        except BaseException:
+            self.abort()
+            raise
+        self._closed = True
+
+    def abort(self):
+        """Discard the output: remove the temporary file (a no-op when closed)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._file is not None:
+            try:
+                self._file.close()
+            except OSError:
+                pass  # e.g. ENOSPC again while flushing the buffer
+        if self._tmp is not None:
+            try:
+                os.unlink(self._tmp)
+            except FileNotFoundError:
+                pass
+
+
+# ---------------------------------------------------------------- reading
+
+def _sniff(path, one_based):
+    """Guess the format from the first bytes and first non-blank line."""
+    with open(path, "rb") as f:
+        head = f.read(6)
+        if head == b"\x93NUMPY":
+            return "npy"
+        f.seek(0)
+        for raw in f:
+            line = raw.strip()
+            if line:
+                break
+        else:
+            return "perm"
+    return _sniff_line(line.decode("utf-8", "replace"), one_based)
+
+
+def _sniff_line(line, one_based):
+    if line.startswith("["):
+        return "jsonl"
+    if set(line) <= set("Q."):
+        return "board"
+    tokens = line.split(" ")
+    if (not one_based and set(tokens) <= {"0", "1"} and tokens.count("1") == 1
+            and len(tokens) != 2):
+        # a perm line of n >= 3 columns holds a 2; n = 2 is ambiguous: perm
+        return "matrix"
+    return "perm"
+
+
+def _guess_format(path, one_based):
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in EXTENSIONS:
+        return EXTENSIONS[ext]
+    return _sniff(path, one_based)
+
+
+def read_solutions(path, fmt=None, n=None, *, one_based=False):
+    """Read solutions written in any of :data:`FORMATS`.
+
+    Only the structure is checked (row lengths, one queen per board line,
+    columns in ``range(n)``), not whether the rows are n-queens solutions.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Input file.  ``"-"`` reads the text formats from ``sys.stdin``
+        (``fmt`` is then required unless the content is ``perm``).
+    fmt : str or None
+        One of :data:`FORMATS`; None guesses it from the extension
+        (:data:`EXTENSIONS`) and otherwise from the content: the ``.npy``
+        magic bytes, a line starting with ``[`` (jsonl), of ``Q`` and ``.``
+        (board), of ``0``/``1`` with a single ``1`` (matrix, for n != 2),
+        else perm.
+    n : int or None
+        Expected board size; None takes it from the first solution.  With
+        ``n=0``, each empty line of a perm file is one empty solution.
+    one_based : bool
+        Columns counted from 1 in ``perm`` and ``jsonl`` (never guessed;
+        ignored by ``board`` and ``matrix``; refused for ``npy``).
+
+    Returns
+    -------
+    iterator of tuple of int
+        One 0-based ``queens`` tuple per solution, in file order.  The file
+        is opened when iteration starts and closed when it ends.
+
+    Raises
+    ------
+    FileNotFoundError, OSError
+        If the file cannot be read (raised at once).
+    TypeError, ValueError
+        For invalid arguments (at once); ``ValueError`` naming the file and
+        line (row for npy) for malformed content (while iterating).
+    """
+    if n is not None:
+        n = _check_int(n, "n")
+    stdin = isinstance(path, str) and path == "-"
+    if not stdin:
+        path = os.fspath(path)
+        os.stat(path)  # FileNotFoundError now rather than at the first next()
+    if fmt is None:
+        fmt = "perm" if stdin else _guess_format(path, one_based)
+    _check_fmt(fmt)
+    if fmt == "npy":
+        if stdin:
+            raise ValueError("npy input needs a file, not standard input")
+        if one_based:
+            raise ValueError("one_based is not supported for npy (arrays are 0-based)")
+        return _read_npy(path, n)
+    return _read_text(path, fmt, n, bool(one_based), stdin)
+
+
+def _read_npy(path, n):
+    arr = np.load(path, mmap_mode="r", allow_pickle=False)
+    if arr.ndim != 2:
+        raise ValueError(f"{path}: expected an array of shape (count, n), got shape {arr.shape}")
+    if n is not None and arr.shape[1] != n:
+        raise ValueError(f"{path}: rows have length {arr.shape[1]}, expected n = {n}")
+    if arr.shape[0] and arr.dtype.kind not in "iu":
+        raise ValueError(f"{path}: expected an integer dtype, got {arr.dtype}")
+
+    def rows():
+        width = arr.shape[1]
+        step = max(1, _BLOCK_BYTES // max(1, width * arr.dtype.itemsize))
+        for i in range(0, arr.shape[0], step):
+            block = np.asarray(arr[i:i + step])
+            bad = np.nonzero(((block < 0) | (block >= width)).any(axis=1))[0]
+            if bad.size:
+                raise ValueError(f"{path}, row {i + int(bad[0])}: column out of range "
+                                 f"0..{width - 1}")
+            yield from map(tuple, block.tolist())
+    return rows()
+
+
+def _parse_ints(text, where):
+    out = []
+    for tok in text.split():
+        if not tok.isascii() or not tok.isdigit():
+            raise ValueError(f"{where}: {tok!r} is not a non-negative integer")
+        out.append(int(tok))
+    return out
+
+
+def _read_text(path, fmt, n, one_based, stdin):
+    name = "<stdin>" if stdin else path
+    off = 1 if one_based and fmt in ("perm", "jsonl") else 0
+    state = {"n": n}
+
+    def check_len(cols, where):
+        if state["n"] is None:
+            state["n"] = len(cols)
+        if len(cols) != state["n"]:
+            raise ValueError(f"{where}: expected {state['n']} columns, got {len(cols)}")
+
+    def check_range(cols, where):
+        m = state["n"]
+        for c in cols:
+            if not off <= c < m + off:
+                raise ValueError(f"{where}: column {c} out of range {off}..{m - 1 + off}")
+        return tuple(c - off for c in cols) if off else tuple(cols)
+
+    def lines():
+        f = sys.stdin.buffer if stdin else open(path, "rb")
+        try:
+            for lineno, raw in enumerate(f, 1):
+                try:
+                    yield lineno, raw.decode("utf-8").rstrip("\r\n")
+                except UnicodeDecodeError:
+                    raise ValueError(f"{name}, line {lineno}: not UTF-8 text") from None
+        finally:
+            if not stdin:
+                f.close()
+
+    def numbers_():
+        for lineno, line in lines():
+            where = f"{name}, line {lineno}"
+            if not line.strip():
+                if fmt == "perm" and n == 0:
+                    yield ()
+                continue
+            if fmt == "perm":
+                cols = _parse_ints(line, where)
+            else:
+                try:
+                    cols = json.loads(line)
+                except ValueError as e:
+                    raise ValueError(f"{where}: not valid JSON ({e})") from None
+                if not isinstance(cols, list) or any(
+                        isinstance(c, bool) or not isinstance(c, int) for c in cols):
+                    raise ValueError(f"{where}: expected a JSON array of integers")
+            check_len(cols, where)
+            yield check_range(cols, where)
+
+    def grids():
+        rows = []
+        width = None
+        start = None
+        for lineno, line in lines():
+            where = f"{name}, line {lineno}"
+            if not line.strip():
+                if rows:
+                    if len(rows) != width:
+                        raise ValueError(f"{name}, line {start}: solution has {len(rows)} "
+                                         f"rows but lines of {width} squares")
+                    yield tuple(rows)
+                    rows = []
+                continue
+            if fmt == "board":
+                if not set(line) <= set("Q."):
+                    raise ValueError(f"{where}: a board line must be made of 'Q' and '.'")
+                cells = line
+                queen = "Q"
+            else:
+                cells = line.split()
+                if not set(cells) <= {"0", "1"}:
+                    raise ValueError(f"{where}: a matrix line must be 0s and 1s "
+                                     "separated by spaces")
+                queen = "1"
+            found = cells.count(queen)
+            if found != 1:
+                raise ValueError(f"{where}: expected exactly one {queen!r}, found {found}")
+            if not rows:
+                start = lineno
+                check_len(cells, where)
+                width = len(cells)
+            elif len(cells) != width:
+                raise ValueError(f"{where}: line has {len(cells)} squares, expected {width}")
+            if len(rows) == width:
+                raise ValueError(f"{where}: solution has more rows than columns "
+                                 "(missing blank line between solutions?)")
+            rows.append(cells.index(queen))
+        if rows:
+            if len(rows) != width:
+                raise ValueError(f"{name}, line {start}: solution has {len(rows)} "
+                                 f"rows but lines of {width} squares")
+            yield tuple(rows)
+
+    return numbers_() if fmt in ("perm", "jsonl") else grids()

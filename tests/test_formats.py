@@ -1,0 +1,431 @@
+"""Rendering, atomic writing and reading of the solution formats."""
+
+import errno
+import os
+import types
+
+import numpy as np
+import pytest
+
+from parqueens import formats
+from parqueens.construct import construct
+from parqueens.formats import (FORMATS, NotEnoughSpace, SolutionWriter, estimate_size,
+                               read_solutions, render)
+
+SOLS6 = [(1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2), (4, 2, 0, 5, 3, 1)]
+
+
+def _write(path, fmt, sols, n=6, **kw):
+    with SolutionWriter(path, fmt, n, **kw) as w:
+        for s in sols:
+            w.write(s)
+    return w
+
+
+def _leftovers(folder):
+    return sorted(os.listdir(folder))
+
+
+# ---------------------------------------------------------------- rendering
+
+def test_render_board_n5():
+    assert render((0, 2, 4, 1, 3), "board") == "Q....\n..Q..\n....Q\n.Q...\n...Q.\n"
+
+
+def test_render_other_formats():
+    q = (1, 3, 0, 2)
+    assert render(q, "perm") == "1 3 0 2\n"
+    assert render(q, "perm", one_based=True) == "2 4 1 3\n"
+    assert render(q, "jsonl") == "[1,3,0,2]\n"
+    assert render(np.array(q, dtype=np.uint8), "jsonl", one_based=True) == "[2,4,1,3]\n"
+    assert render(q, "matrix") == "0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n"
+    assert render([0], "board") == "Q\n"
+    assert render([], "perm") == "\n"
+
+
+@pytest.mark.parametrize("q, fmt, exc", [
+    ((1, 3, 0, 2), "npy", ValueError),
+    ((1, 3, 0, 2), "png", ValueError),
+    ((1, 3, 0, 4), "perm", ValueError),
+    ((1, -1, 0, 2), "perm", ValueError),
+    ((1.0, 3, 0, 2), "perm", TypeError),
+    ((True, False), "perm", TypeError),
+    ([[0]], "perm", ValueError),
+    ([None], "perm", TypeError),
+    (np.zeros((2, 2), dtype=int), "perm", ValueError),
+])
+def test_render_rejects(q, fmt, exc):
+    with pytest.raises(exc):
+        render(q, fmt)
+
+
+# ---------------------------------------------------------------- round trips
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_round_trip(tmp_path, fmt):
+    path = tmp_path / f"sols.{fmt}"
+    w = _write(path, fmt, SOLS6)
+    assert w.count == 4 and w.closed
+    assert list(read_solutions(path)) == SOLS6
+    assert list(read_solutions(path, fmt=fmt, n=6)) == SOLS6
+    assert os.path.getsize(path) == estimate_size(fmt, 6, 4)
+    assert _leftovers(tmp_path) == [path.name]
+
+
+@pytest.mark.parametrize("fmt", ["perm", "jsonl", "board", "matrix"])
+def test_round_trip_one_based(tmp_path, fmt):
+    path = tmp_path / f"sols.{fmt}"
+    _write(path, fmt, SOLS6, one_based=True)
+    assert list(read_solutions(path, one_based=True)) == SOLS6
+    assert os.path.getsize(path) == estimate_size(fmt, 6, 4, one_based=True)
+    if fmt == "perm":
+        assert path.read_text().splitlines()[0] == "2 4 6 1 3 5"
+
+
+def test_one_based_file_read_as_zero_based_fails(tmp_path):
+    path = tmp_path / "sols.perm"
+    _write(path, "perm", SOLS6, one_based=True)
+    with pytest.raises(ValueError, match="line 1: column 6 out of range 0..5"):
+        list(read_solutions(path))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_sniffing_without_extension(tmp_path, fmt):
+    path = tmp_path / "sols.out"
+    _write(path, fmt, SOLS6)
+    assert list(read_solutions(path)) == SOLS6
+    txt = tmp_path / "sols.txt"
+    os.replace(path, txt)
+    assert list(read_solutions(txt)) == SOLS6
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_write_many_equals_write(tmp_path, fmt):
+    rng = np.random.default_rng(1)
+    for n in [1, 2, 3, 9, 10, 11, 12, 101, 300]:
+        sols = np.array([rng.permutation(n) for _ in range(7)])
+        one = tmp_path / f"one{n}"
+        many = tmp_path / f"many{n}"
+        kw = {} if fmt == "npy" else {"one_based": n % 2 == 1}
+        _write(one, fmt, sols, n=n, **kw)
+        with SolutionWriter(many, fmt, n, **kw) as w:
+            w.write(sols[0])
+            w.write_many(sols[1:4].astype(np.uint16))
+            w.write_many(sols[:0])
+            w.write_many(sols[4:])
+        assert w.count == 7
+        assert one.read_bytes() == many.read_bytes(), (fmt, n)
+        assert os.path.getsize(one) == estimate_size(fmt, n, 7, **kw)
+        back = list(read_solutions(many, fmt=fmt, **kw))
+        assert back == [tuple(s) for s in sols.tolist()]
+
+
+@pytest.mark.parametrize("fmt", ["perm", "jsonl", "npy"])
+def test_large_n(tmp_path, fmt):
+    q = construct(100_000)
+    path = tmp_path / f"big.{fmt}"
+    with SolutionWriter(path, fmt, q.size) as w:
+        w.write_many(np.stack([q, q[::-1]]))
+    assert os.path.getsize(path) == estimate_size(fmt, q.size, 2)
+    back = list(read_solutions(path))
+    assert back[0] == tuple(q.tolist()) and back[1] == tuple(q[::-1].tolist())
+
+
+def test_npy_loads_with_numpy(tmp_path):
+    path = tmp_path / "sols.npy"
+    _write(path, "npy", SOLS6)
+    arr = np.load(path)
+    assert arr.dtype == np.uint8 and arr.shape == (4, 6)
+    assert arr.tolist() == [list(s) for s in SOLS6]
+    with open(path, "rb") as f:
+        assert f.read(6) == b"\x93NUMPY"
+        f.seek(0)
+        assert len(f.read()) == formats.NPY_HEADER_SIZE + 24
+
+
+def test_npy_empty(tmp_path):
+    path = tmp_path / "empty.npy"
+    w = _write(path, "npy", [], n=8)
+    assert w.count == 0
+    arr = np.load(path)
+    assert arr.dtype == np.uint8 and arr.shape == (0, 8)
+    assert list(read_solutions(path)) == []
+
+
+def test_npy_dtypes(tmp_path):
+    assert formats.npy_dtype(255) == np.uint8
+    assert formats.npy_dtype(256) == np.uint16
+    assert formats.npy_dtype(65536) == np.uint32
+    path = tmp_path / "wide.npy"
+    q = construct(300)
+    _write(path, "npy", [q], n=300)
+    arr = np.load(path)
+    assert arr.dtype == np.uint16 and arr.shape == (1, 300)
+    assert np.array_equal(arr[0], q)
+
+
+def test_n0(tmp_path):
+    for fmt in ("jsonl", "npy", "perm"):
+        path = tmp_path / f"zero.{fmt}"
+        _write(path, fmt, [(), ()], n=0)
+        assert list(read_solutions(path, n=0)) == [(), ()]
+        assert os.path.getsize(path) == estimate_size(fmt, 0, 2)
+    assert np.load(tmp_path / "zero.npy").shape == (2, 0)
+
+
+def test_stdout(capsys):
+    with SolutionWriter(None, "perm", 6) as w:
+        w.write(SOLS6[0])
+        w.write_many(np.array(SOLS6[1:]))
+    assert capsys.readouterr().out == "".join(render(s, "perm") for s in SOLS6)
+    with SolutionWriter("-", "board", 4) as w:
+        w.write((1, 3, 0, 2))
+        w.write((2, 0, 3, 1))
+    assert capsys.readouterr().out == render((1, 3, 0, 2), "board") + "\n" + \
+        render((2, 0, 3, 1), "board")
+    with pytest.raises(ValueError, match="npy"):
+        SolutionWriter(None, "npy", 6)
+
+
+# ---------------------------------------------------------------- refusals
+
+def test_bad_arguments(tmp_path):
+    p = tmp_path / "x"
+    with pytest.raises(ValueError, match="unknown format"):
+        SolutionWriter(p, "csv", 6)
+    with pytest.raises(TypeError):
+        SolutionWriter(p, "perm", 6.0)
+    with pytest.raises(TypeError):
+        SolutionWriter(p, "perm", True)
+    with pytest.raises(ValueError):
+        SolutionWriter(p, "perm", -1)
+    with pytest.raises(ValueError, match="one_based"):
+        SolutionWriter(p, "npy", 6, one_based=True)
+    with pytest.raises(ValueError):
+        SolutionWriter(p, "perm", 6, expected_count=-1)
+    assert _leftovers(tmp_path) == []
+    with SolutionWriter(p, "perm", 6) as w:
+        with pytest.raises(ValueError):
+            w.write((0, 1, 2))
+        with pytest.raises(ValueError):
+            w.write((0, 1, 2, 3, 4, 6))
+        with pytest.raises(ValueError):
+            w.write_many(np.zeros((2, 5), dtype=int))
+        with pytest.raises(TypeError):
+            w.write_many(np.zeros((2, 6)))
+    with pytest.raises(ValueError, match="closed"):
+        w.write(SOLS6[0])
+
+
+def test_existing_file_refused_without_force(tmp_path):
+    path = tmp_path / "sols.perm"
+    path.write_text("keep me\n")
+    with pytest.raises(FileExistsError, match="force"):
+        SolutionWriter(path, "perm", 6)
+    assert path.read_text() == "keep me\n"
+    assert _leftovers(tmp_path) == ["sols.perm"]
+    _write(path, "perm", SOLS6, force=True)
+    assert list(read_solutions(path)) == SOLS6
+    assert _leftovers(tmp_path) == ["sols.perm"]
+
+
+def test_missing_folder_refused(tmp_path):
+    with pytest.raises(FileNotFoundError, match="folder does not exist"):
+        SolutionWriter(tmp_path / "nope" / "sols.perm", "perm", 6)
+    assert _leftovers(tmp_path) == []
+
+
+def test_folder_as_path_refused(tmp_path):
+    with pytest.raises(IsADirectoryError):
+        SolutionWriter(tmp_path, "perm", 6, force=True)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root ignores file permissions")
+def test_read_only_folder_refused(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(PermissionError, match="not writable"):
+            SolutionWriter(folder / "sols.perm", "perm", 6)
+        assert _leftovers(folder) == []
+    finally:
+        folder.chmod(0o755)
+
+
+def test_unwritable_folder_refused_simulated(tmp_path, monkeypatch):
+    # the same check as above, also when the tests run as root
+    monkeypatch.setattr(formats.os, "access", lambda path, mode: False)
+    with pytest.raises(PermissionError, match="not writable"):
+        SolutionWriter(tmp_path / "sols.perm", "perm", 6)
+    assert _leftovers(tmp_path) == []
+
+
+# ---------------------------------------------------------------- atomicity
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_exception_in_block_leaves_nothing(tmp_path, fmt):
+    path = tmp_path / f"sols.{fmt}"
+    with pytest.raises(KeyError):
+        with SolutionWriter(path, fmt, 6) as w:
+            w.write(SOLS6[0])
+            assert len(_leftovers(tmp_path)) == 1
+            assert _leftovers(tmp_path)[0].endswith(".part")
+            raise KeyError("boom")
+    assert _leftovers(tmp_path) == []
+
+
+def test_abort_leaves_nothing_and_keeps_old_file(tmp_path):
+    path = tmp_path / "sols.jsonl"
+    path.write_text("old\n")
+    w = SolutionWriter(path, "jsonl", 6, force=True)
+    w.write(SOLS6[0])
+    w.abort()
+    w.abort()
+    assert w.closed
+    assert _leftovers(tmp_path) == ["sols.jsonl"]
+    assert path.read_text() == "old\n"
+
+
+def test_part_file_is_hidden_and_named(tmp_path):
+    with SolutionWriter(tmp_path / "sols.perm", "perm", 6) as w:
+        (name,) = _leftovers(tmp_path)
+        assert name.startswith(".sols.perm.") and name.endswith(".part")
+    assert _leftovers(tmp_path) == ["sols.perm"]
+
+
+def _enospc(*args, **kwargs):
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_enospc_while_writing_leaves_nothing(tmp_path, fmt):
+    path = tmp_path / f"sols.{fmt}"
+    with pytest.raises(OSError) as info:
+        with SolutionWriter(path, fmt, 6) as w:
+            w.write(SOLS6[0])
+            w._file.write = _enospc
+            w.write_many(np.array(SOLS6))
+    assert info.value.errno == errno.ENOSPC
+    assert _leftovers(tmp_path) == []
+
+
+def test_enospc_at_close_leaves_nothing(tmp_path, monkeypatch):
+    path = tmp_path / "sols.perm"
+    with pytest.raises(OSError) as info:
+        with SolutionWriter(path, "perm", 6) as w:
+            w.write(SOLS6[0])
+            monkeypatch.setattr(formats.os, "fsync", _enospc)
+    assert info.value.errno == errno.ENOSPC
+    assert _leftovers(tmp_path) == []
+
+
+def _fake_disk(free):
+    return lambda path: types.SimpleNamespace(total=free, used=0, free=free, percent=0.0)
+
+
+def test_not_enough_space(tmp_path, monkeypatch):
+    monkeypatch.setattr(formats.psutil, "disk_usage", _fake_disk(100))
+    path = tmp_path / "sols.board"
+    need = estimate_size("board", 6, 1000)
+    with pytest.raises(NotEnoughSpace, match=f"need {need} bytes, 100 free") as info:
+        SolutionWriter(path, "board", 6, expected_count=1000)
+    assert isinstance(info.value, OSError) and info.value.errno == errno.ENOSPC
+    assert _leftovers(tmp_path) == []
+    # enough for the estimate, or forced: accepted
+    with SolutionWriter(path, "board", 6, expected_count=0):
+        pass
+    _write(path, "board", SOLS6, force=True, expected_count=1000)
+    assert list(read_solutions(path)) == SOLS6
+
+
+def test_estimate_size_values():
+    assert estimate_size("perm", 12, 1) == len(render(range(12), "perm"))
+    assert estimate_size("perm", 12, 3, one_based=True) == 3 * len("1 2 3 4 5 6 7 8 9 10 11 12\n")
+    assert estimate_size("jsonl", 4, 2) == 2 * len("[1,3,0,2]\n")
+    assert estimate_size("board", 4, 2) == 2 * 20 + 1
+    assert estimate_size("matrix", 4, 0) == 0
+    assert estimate_size("npy", 300, 10) == formats.NPY_HEADER_SIZE + 10 * 300 * 2
+    with pytest.raises(ValueError):
+        estimate_size("xml", 4, 1)
+    with pytest.raises(TypeError):
+        estimate_size("perm", 4, 1.5)
+
+
+# ---------------------------------------------------------------- reading errors
+
+@pytest.mark.parametrize("name, text, message", [
+    ("a.perm", "1 3 0 2\n2 0 3\n", "line 2: expected 4 columns, got 3"),
+    ("a.perm", "1 3 0 2\n\n2 0 x 1\n", "line 3: 'x' is not a non-negative integer"),
+    ("a.perm", "1 3 0 2\n2 0 3.0 1\n", "line 2: '3.0' is not"),
+    ("a.perm", "1 -3 0 2\n", "line 1: '-3' is not"),
+    ("a.perm", "1 3 0 4\n", "line 1: column 4 out of range"),
+    ("a.jsonl", "[1,3,0,2]\n[1,3,0\n", "line 2: not valid JSON"),
+    ("a.jsonl", "[1,3,0,2]\n{\"a\": 1}\n", "line 2: expected a JSON array of integers"),
+    ("a.jsonl", "[1,3,0,2]\n[1,3,0,2.5]\n", "line 2: expected a JSON array of integers"),
+    ("a.jsonl", "[1,3,0,2]\n[1,3,0]\n", "line 2: expected 4 columns, got 3"),
+    ("a.board", ".Q..\n...Q\nQ...\n..Q.\n\n.Q..\n..X.\n", "line 7: a board line must be"),
+    ("a.board", ".Q..\n...Q\nQ..Q\n..Q.\n", "line 3: expected exactly one 'Q', found 2"),
+    ("a.board", ".Q..\n....\n", "line 2: expected exactly one 'Q', found 0"),
+    ("a.board", ".Q..\n...Q\nQ....\n..Q.\n", "line 3: line has 5 squares, expected 4"),
+    ("a.board", ".Q..\n...Q\nQ...\n\n", "line 1: solution has 3 rows but lines of 4"),
+    ("a.board", ".Q..\n...Q\nQ...\n..Q.\n.Q..\n", "line 5: solution has more rows"),
+    ("a.matrix", "0 1 0 0\n0 0 0 1\n1 0 2 0\n0 0 1 0\n", "line 3: a matrix line must be"),
+    ("a.matrix", "0 1 0 0\n0 0 0 1\n1 0 1 0\n0 0 1 0\n", "line 3: expected exactly one '1'"),
+    ("a.matrix", "0 1 0 0\n0 0 0 1\n1 0 0\n", "line 3: line has 3 squares, expected 4"),
+    ("a.perm", "1 3 0 2\n\xff\n", None),
+])
+def test_malformed_input(tmp_path, name, text, message):
+    path = tmp_path / name
+    if message is None:
+        path.write_bytes(text.encode("latin1"))
+        message = "line 2: not UTF-8"
+    else:
+        path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        list(read_solutions(path))
+
+
+def test_read_expected_n(tmp_path):
+    path = tmp_path / "a.board"
+    _write(path, "board", SOLS6)
+    with pytest.raises(ValueError, match="line 1: expected 8 columns, got 6"):
+        list(read_solutions(path, n=8))
+    npy = tmp_path / "a.npy"
+    _write(npy, "npy", SOLS6)
+    with pytest.raises(ValueError, match="expected n = 8"):
+        read_solutions(npy, n=8)
+
+
+def test_read_bad_npy(tmp_path):
+    path = tmp_path / "a.npy"
+    np.save(path, np.array([[0, 1], [2, 0]], dtype=np.int8))
+    with pytest.raises(ValueError, match="row 1: column out of range"):
+        list(read_solutions(path))
+    np.save(path, np.zeros(3, dtype=np.uint8))
+    with pytest.raises(ValueError, match="shape"):
+        read_solutions(path)
+    np.save(path, np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="integer dtype"):
+        read_solutions(path)
+
+
+def test_read_arguments(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        read_solutions(tmp_path / "missing.perm")
+    path = tmp_path / "a.perm"
+    _write(path, "perm", SOLS6)
+    with pytest.raises(ValueError, match="unknown format"):
+        read_solutions(path, fmt="csv")
+    with pytest.raises(TypeError):
+        read_solutions(path, n=True)
+
+
+def test_read_tolerates_crlf_and_blank_lines(tmp_path):
+    path = tmp_path / "a.perm"
+    path.write_bytes(b"\r\n1 3 0 2\r\n\r\n2 0 3 1\r\n\r\n")
+    assert list(read_solutions(path)) == [(1, 3, 0, 2), (2, 0, 3, 1)]
+    board = tmp_path / "a.board"
+    board.write_text("\n.Q..\n...Q\nQ...\n..Q.\n\n\n..Q.\nQ...\n...Q\n.Q..\n\n")
+    assert list(read_solutions(board)) == [(1, 3, 0, 2), (2, 0, 3, 1)]
