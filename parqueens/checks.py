@@ -120,3 +120,28 @@ def fixed_conflict(fixed):
             if abs(r1 - r2) == abs(c1 - c2):
                 return f"fixed queens {r2}:{c2} and {r1}:{c1} share a diagonal"
     return None
+
+
+_RANGE_ITEM = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+
+
+def parse_range(text, high=MAX_N):
+    """Parse board sizes like ``"1-18"``, ``"8"`` or ``"4,6,8-12"``.
+
+    Returns a sorted list of distinct ints.  Raises ``ValueError`` for
+    malformed text, a descending range (``5-3``) or a size above ``high``.
+    """
+    out = set()
+    for item in text.split(","):
+        m = _RANGE_ITEM.match(item)
+        if not m:
+            raise ValueError(f"a range looks like 1-18, 8 or 4,6,8-12; got {item.strip()!r}")
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) is not None else lo
+        if hi < lo:
+            raise ValueError(f"range {lo}-{hi} runs backwards; write {hi}-{lo}")
+        if hi > high:
+            raise ValueError(f"n = {hi} is too large: the kernels hold a row in a 64-bit "
+                             f"mask, so n <= {high}")
+        out.update(range(lo, hi + 1))
+    return sorted(out)

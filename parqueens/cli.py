@@ -1,31 +1,43 @@
 """The command line: ``parqueens COMMAND ...`` (see ``parqueens --help``).
 
-Every usage error is one line on stderr and exit code 2; a verification
-failure exits 1; an interrupt exits 130.  Nothing but results goes to stdout.
+Exit codes: 0 success; 1 a negative answer (no solution, a failed verify or
+--verify); 2 a usage error, bad input or an unusable file (one line on
+stderr, never a traceback); 130 interrupted (Ctrl-C); 143 terminated
+(SIGTERM).  Nothing but results goes to stdout.
 """
 
 import argparse
 import json
+import os
+import signal
 import sys
+import time
 
 from . import __version__
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        # One line, no usage dump: the user asked for `--help` if they want it.
-        raise UsageError(f"{self.prog}: {message}")
 
 
 class UsageError(Exception):
     """A bad command line: reported in one line, exit code 2."""
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived; handled like Ctrl-C, with exit code 143."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        # One line, no usage dump: `--help` gives the usage.
+        raise UsageError(f"{self.prog}: {message}")
+
+
+# ---------------------------------------------------------------- arg types
+
 def board_size(text):
     """argparse type for a board size: a non-negative decimal integer."""
     text = text.strip()
     if not text.lstrip("+").isdigit():
-        raise argparse.ArgumentTypeError(f"board size must be a non-negative integer, got {text!r}")
+        raise argparse.ArgumentTypeError(f"board size must be a non-negative integer, "
+                                         f"got {text!r}")
     return int(text)
 
 
@@ -36,11 +48,13 @@ def job_count(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"--jobs must be an integer, got {text!r}") from None
     if value == 0:
-        raise argparse.ArgumentTypeError("--jobs must not be 0 (1: no parallelism, -1: all cores)")
+        raise argparse.ArgumentTypeError("--jobs must not be 0 (1: no parallelism, "
+                                         "-1: all cores)")
     return value
 
 
 def positive_int(text):
+    """argparse type: an integer >= 1."""
     try:
         value = int(text)
     except ValueError:
@@ -50,62 +64,283 @@ def positive_int(text):
     return value
 
 
-def _add_run_options(p):
+def fixed_queens(text):
+    """argparse type for --fixed ROW:COL[,ROW:COL...]."""
+    from .checks import parse_fixed
+    try:
+        return parse_fixed(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def board_range(text):
+    """argparse type for a table's range: ``1-18``, ``8``, ``4,6,8-12``."""
+    from .checks import parse_range
+    try:
+        return parse_range(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+# ---------------------------------------------------------------- parser
+
+def _add_progress(p):
+    bar = p.add_mutually_exclusive_group()
+    bar.add_argument("--progress", action="store_true", default=None,
+                     help="show a progress bar on stderr (default: when stderr is a terminal)")
+    bar.add_argument("-q", "--quiet", action="store_true", help="no progress bar or notes")
+
+
+def _add_jobs(p):
     p.add_argument("-j", "--jobs", type=job_count, default=None, metavar="J",
                    help="worker processes (default: all cores, as joblib.cpu_count(); "
                         "1: run in this process; -1: all cores, -2: all but one)")
+
+
+def _add_run_options(p, *, fixed=True):
+    _add_jobs(p)
     p.add_argument("--split-depth", type=positive_int, default=None, metavar="K",
                    help="rows pre-placed per work unit (default: automatic, >= 64 units per job)")
     p.add_argument("--method", choices=("d4", "mirror", "plain"), default=None,
                    help="symmetry reduction: d4 (default, whole symmetry group), mirror "
                         "(left-right only) or plain (none); all give the same counts")
-    bar = p.add_mutually_exclusive_group()
-    bar.add_argument("--progress", action="store_true", default=None,
-                     help="show a progress bar on stderr (default: when stderr is a terminal)")
-    bar.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--unique", action="store_true",
+                   help="also count the fundamental solutions (distinct up to rotation and "
+                        "reflection) and the orbit breakdown")
+    p.add_argument("--checkpoint", metavar="FILE",
+                   help="keep finished work units in this SQLite file; re-running the same "
+                        "command with it resumes")
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                   help="where the work units run: local processes (loky, default) or a "
+                        "Dask cluster")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --backend dask: address of a running scheduler, e.g. "
+                        "tcp://HOST:8786 (default: start a local cluster)")
+    p.add_argument("--estimate", action="store_true",
+                   help="only print an estimate of the running time, and exit")
+    if fixed:
+        p.add_argument("--fixed", type=fixed_queens, metavar="ROW:COL[,ROW:COL...]",
+                       help="count only solutions containing these queens (0-based)")
+    _add_progress(p)
+
+
+def _add_output(p, formats, default_help):
+    p.add_argument("--format", choices=formats, default=None,
+                   help=f"output format (default: from the --out extension, else {default_help})")
+    p.add_argument("--one-based", action="store_true",
+                   help="number columns from 1 (perm and jsonl)")
+    p.add_argument("-o", "--out", metavar="FILE",
+                   help="write to FILE (atomically: complete or not at all); default stdout")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an existing FILE, and skip the free-space check")
 
 
 def build_parser():
+    from .formats import FORMATS
     parser = _Parser(prog="parqueens",
                      description="Count and list the solutions of the n-queens problem, "
-                                 "in parallel.")
+                                 "in parallel.",
+                     epilog="Exit codes: 0 ok, 1 negative answer, 2 bad input, "
+                            "130 interrupted, 143 terminated.")
     parser.add_argument("--version", action="version", version=f"parqueens {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
     p = sub.add_parser("count", help="count the solutions for a board size",
-                       description="Count the solutions of the n-queens problem (OEIS A000170); "
-                                   "with --unique also the fundamental ones (OEIS A002562).")
+                       description="Count the solutions of the n-queens problem (OEIS "
+                                   "A000170); with --unique also the fundamental ones "
+                                   "(OEIS A002562).")
     p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
     _add_run_options(p)
-    p.add_argument("--unique", action="store_true",
-                   help="also count the fundamental solutions (distinct up to rotation and "
-                        "reflection) and the orbit breakdown")
     p.add_argument("--json", action="store_true",
-                   help="print one JSON object: n, total, method, units, jobs, seconds, nodes "
-                        "(and fundamental, orbits with --unique)")
+                   help="print one JSON object: n, total, method, units, jobs, seconds, "
+                        "nodes (and fundamental, orbits with --unique)")
     p.add_argument("--verify", action="store_true",
                    help="compare the computed counts with the published OEIS values "
                         "(n <= 27); exit code 1 on a mismatch")
     p.set_defaults(func=cmd_count)
+
+    p = sub.add_parser("table", help="count a range of board sizes into a table",
+                       description="One row per n: n, total, fundamental (with --unique), "
+                                   "method, units, seconds.")
+    p.add_argument("range", type=board_range, metavar="RANGE",
+                   help="board sizes, e.g. 1-18, 8 or 4,6,8-12")
+    _add_run_options(p, fixed=False)
+    p.add_argument("-o", "--out", metavar="FILE",
+                   help="write the table to FILE (.csv, .json or .md); default: Markdown on "
+                        "stdout, row by row")
+    p.add_argument("--force", action="store_true", help="overwrite an existing FILE")
+    p.set_defaults(func=cmd_table)
+
+    p = sub.add_parser("status", help="show the progress stored in a checkpoint file")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_status)
+
+    p = sub.add_parser("solutions", help="list the solutions (streamed, lexicographic order)",
+                       description="List every solution (with --unique one canonical form "
+                                   "per symmetry class) in lexicographic order, the same "
+                                   "whatever --jobs is.")
+    p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
+    p.add_argument("--unique", action="store_true",
+                   help="only the canonical form (smallest member) of each symmetry class")
+    p.add_argument("--limit", type=positive_int, metavar="K", help="stop after K solutions")
+    p.add_argument("--fixed", type=fixed_queens, metavar="ROW:COL[,ROW:COL...]",
+                   help="only solutions containing these queens (0-based)")
+    _add_jobs(p)
+    _add_output(p, FORMATS, "perm")
+    _add_progress(p)
+    p.set_defaults(func=cmd_solutions)
+
+    p = sub.add_parser("first", help="the lexicographically first solution",
+                       description="Print the lexicographically first solution, found by "
+                                   "backtracking.  For some large n this takes long (the "
+                                   "first solution lies deep in the tree): `parqueens "
+                                   "construct N` gives a solution for any n at once.")
+    p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
+    p.add_argument("--fixed", type=fixed_queens, metavar="ROW:COL[,ROW:COL...]",
+                   help="the first solution containing these queens (0-based)")
+    _add_output(p, FORMATS, "perm")
+    p.set_defaults(func=cmd_first)
+
+    p = sub.add_parser("construct", help="a solution for any n, at once (explicit formula)",
+                       description="Print a solution for any n >= 4 (and n = 1) in O(n) "
+                                   "time, by the construction of Hoffman, Loessi & Moore "
+                                   "(1969); checked before it is printed.")
+    p.add_argument("n", type=board_size, metavar="N", help="board size, any n >= 4")
+    _add_output(p, FORMATS, "perm")
+    p.set_defaults(func=cmd_construct)
+
+    p = sub.add_parser("verify", help="check a file of solutions",
+                       description="Check that every solution in FILE is a valid placement, "
+                                   "find duplicates and report the count; --complete also "
+                                   "checks that the file holds exactly all solutions (all "
+                                   "classes with --unique).  Exit code 0 if all is well, 1 "
+                                   "if not.")
+    p.add_argument("file", metavar="FILE", help="a file in any format (or - for stdin)")
+    p.add_argument("--n", type=board_size, default=None, help="board size (default: from "
+                                                              "the first solution)")
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="the file's format (default: from its extension or content)")
+    p.add_argument("--one-based", action="store_true", help="perm/jsonl columns count from 1")
+    p.add_argument("--complete", action="store_true",
+                   help="also check that the file holds all the solutions")
+    p.add_argument("--unique", action="store_true",
+                   help="the file lists one canonical form per class")
+    _add_jobs(p)
+    p.set_defaults(func=cmd_verify)
     return parser
 
 
+# ---------------------------------------------------------------- helpers
+
 def _show_progress(args):
-    if args.quiet:
+    if getattr(args, "quiet", False):
         return False
-    if args.progress:
+    if getattr(args, "progress", None):
         return True
     return sys.stderr.isatty()
 
 
+def _note(args, message):
+    if not getattr(args, "quiet", False):
+        print(message, file=sys.stderr)
+
+
+def _format_seconds(seconds):
+    if seconds < 120:
+        return f"{seconds:.1f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.1f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    if seconds < 2 * 365 * 86400:
+        return f"{seconds / 86400:.1f} days"
+    return f"{seconds / (365 * 86400):.3g} years"
+
+
+def _check_backend_args(args):
+    if args.scheduler and args.backend != "dask":
+        raise UsageError("parqueens: --scheduler needs --backend dask")
+
+
+class _Backend:
+    """Context manager: the joblib backend of a command (loky or dask)."""
+
+    def __init__(self, args):
+        self.args = args
+        self.ctx = None
+
+    def __enter__(self):
+        if self.args.backend != "dask":
+            return None, self.args.jobs
+        from .backends import dask_client
+        workers = self.args.jobs if self.args.jobs and self.args.jobs > 0 else None
+        self.ctx = dask_client(self.args.scheduler, n_workers=workers)
+        client, threads = self.ctx.__enter__()
+        return "dask", threads
+
+    def __exit__(self, *exc):
+        if self.ctx is not None:
+            return self.ctx.__exit__(*exc)
+        return False
+
+
+def _open_store(path, params):
+    if path is None:
+        return None
+    from .store import RunStore
+    return RunStore(path, params)
+
+
+def _maybe_estimate(args, n, jobs, fixed=None):
+    """--estimate: print it and return True; otherwise warn about long runs."""
+    from .runner import estimate
+    if not args.estimate and n < 18:
+        return False
+    e = estimate(n, method=args.method, jobs=jobs, split_depth=args.split_depth, fixed=fixed)
+    text = (f"estimate for n = {n}: about {_format_seconds(e['seconds'])} on {e['jobs']} "
+            f"job(s) ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
+            f"Knuth's random probes, usually within a factor of 2)")
+    if args.estimate:
+        print(text)
+        return True
+    if e["seconds"] > 60:
+        _note(args, text)
+    return False
+
+
+# ---------------------------------------------------------------- commands
+
+def _params(args, command, ns):
+    return {"command": command, "n": ns, "method": args.method, "unique": args.unique,
+            "split_depth": args.split_depth,
+            "fixed": [list(q) for q in sorted(getattr(args, "fixed", None) or [])]}
+
+
 def cmd_count(args):
     from .runner import run_count
-    result = run_count(args.n, unique=args.unique, method=args.method, jobs=args.jobs,
-                       split_depth=args.split_depth, progress=_show_progress(args))
+    _check_backend_args(args)
+    with _Backend(args) as (backend, jobs):
+        if _maybe_estimate(args, args.n, jobs, args.fixed):
+            return 0
+        store = _open_store(args.checkpoint, _params(args, "count", [args.n]))
+        try:
+            result = run_count(args.n, unique=args.unique, method=args.method, jobs=jobs,
+                               split_depth=args.split_depth, progress=_show_progress(args),
+                               fixed=args.fixed, checkpoint=store, backend=backend)
+        finally:
+            if store is not None:
+                store.close()
     code = 0
+    if result.conflict:
+        _note(args, f"no solution: {result.conflict}")
+    if result.resumed:
+        _note(args, f"resumed {result.resumed} of {result.units} units from {args.checkpoint}")
     if args.verify:
         from . import oeis
+        if args.fixed:
+            raise UsageError("parqueens: --verify compares whole-board counts; it cannot be "
+                             "used with --fixed")
         ok, message = oeis.check(result.n, result.total, result.fundamental)
         print(message, file=sys.stderr)
         code = 1 if ok is False else 0
@@ -121,29 +356,360 @@ def cmd_count(args):
     return code
 
 
+_TABLE_EXT = {".csv": "csv", ".json": "json", ".md": "md"}
+
+
+def cmd_table(args):
+    from .runner import run_count
+    _check_backend_args(args)
+    fmt = "md"
+    if args.out:
+        ext = os.path.splitext(args.out)[1].lower()
+        if ext not in _TABLE_EXT:
+            raise UsageError(f"parqueens: --out must end in .csv, .json or .md, got {args.out!r}")
+        fmt = _TABLE_EXT[ext]
+        _check_out_path(args.out, args.force)
+    ns = args.range
+    rows = []
+    with _Backend(args) as (backend, jobs):
+        if args.estimate:
+            for n in ns:
+                _maybe_estimate(args, n, jobs)
+            return 0
+        store = _open_store(args.checkpoint, _params(args, "table", ns))
+        from tqdm import tqdm
+        outer = tqdm(total=len(ns), disable=not _show_progress(args), file=sys.stderr,
+                     unit="n", desc="table", position=0)
+        try:
+            if not args.out:
+                print(_table_header(args.unique), flush=True)
+            for n in ns:
+                if n >= 18:
+                    _maybe_estimate(args, n, jobs)
+                outer.set_postfix_str(f"n={n}")
+                r = run_count(n, unique=args.unique, method=args.method, jobs=jobs,
+                              split_depth=args.split_depth, progress=False,
+                              checkpoint=store, backend=backend)
+                rows.append(r)
+                outer.update(1)
+                if not args.out:
+                    print(_table_row(r, args.unique), flush=True)
+        finally:
+            outer.close()
+            if store is not None:
+                store.close()
+    if args.out:
+        _write_table(args.out, fmt, rows, args.unique, args.force)
+        _note(args, f"wrote {len(rows)} rows to {args.out}")
+    return 0
+
+
+def _table_header(unique):
+    cols = ["n", "total"] + (["fundamental"] if unique else []) + ["method", "units", "seconds"]
+    return "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols)
+
+
+def _table_fields(r, unique):
+    return [r.n, r.total] + ([r.fundamental] if unique else []) + [r.method, r.units,
+                                                                   round(r.seconds, 3)]
+
+
+def _table_row(r, unique):
+    return "| " + " | ".join(str(x) for x in _table_fields(r, unique)) + " |"
+
+
+def _write_table(path, fmt, rows, unique, force):
+    import csv
+    import io
+    buf = io.StringIO()
+    names = ["n", "total"] + (["fundamental"] if unique else []) + ["method", "units", "seconds"]
+    if fmt == "csv":
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(names)
+        for r in rows:
+            w.writerow(_table_fields(r, unique))
+    elif fmt == "json":
+        json.dump([dict(zip(names, _table_fields(r, unique))) for r in rows], buf, indent=1)
+        buf.write("\n")
+    else:
+        buf.write(_table_header(unique) + "\n")
+        for r in rows:
+            buf.write(_table_row(r, unique) + "\n")
+    _atomic_write_text(path, buf.getvalue(), force)
+
+
+def _check_out_path(path, force):
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"parqueens: cannot write {path}: folder {folder} does not exist")
+    if os.path.isdir(path):
+        raise UsageError(f"parqueens: cannot write {path}: it is a folder")
+    if os.path.exists(path) and not force:
+        raise UsageError(f"parqueens: {path} exists; use --force to overwrite it")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"parqueens: cannot write {path}: folder {folder} is not writable")
+
+
+def _atomic_write_text(path, text, force):
+    import tempfile
+    _check_out_path(path, force)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".",
+                               suffix=".part")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def cmd_status(args):
+    from .store import RunStore
+    from .units import WorkUnit
+    with RunStore(args.file) as store:
+        params = store.params
+        print(f"checkpoint {args.file}: {params['command']} n={_range_text(params['n'])} "
+              f"method={params['method'] or 'd4'} unique={params['unique']}")
+        summary = {s["n"]: s for s in store.summary()}
+        for n in params["n"]:
+            s = summary.get(n)
+            if s is None:
+                print(f"n = {n}: not started")
+                continue
+            total = 0
+            fundamental = 0
+            for uid, (sols, by_stab, _) in s["units"].items():
+                method = uid.split("/", 1)[0]
+                if method == "d4":
+                    total += 8 * by_stab[0] + 4 * by_stab[1] + 2 * by_stab[2] + by_stab[3]
+                else:
+                    weight = 2 if method == "mirror" else 1
+                    total += weight * sols
+                fundamental += sum(by_stab)
+            done, all_units = s["units_done"], s["units_total"]
+            line = f"n = {n}: {done}/{all_units} units"
+            if s["finished"] or done == all_units:
+                line += f", done: total {total}"
+            else:
+                line += f", total so far {total}"
+                if done:
+                    left = s["seconds"] / done * (all_units - done)
+                    line += f", about {_format_seconds(left)} left at the rate so far"
+            if params["unique"]:
+                line += f", fundamental {fundamental}"
+            line += f" ({_format_seconds(s['seconds'])} of work stored)"
+            print(line)
+    del WorkUnit
+    return 0
+
+
+def _range_text(ns):
+    return ",".join(str(n) for n in ns) if len(ns) < 6 else f"{ns[0]}..{ns[-1]} ({len(ns)} sizes)"
+
+
+def _output_format(args, default="perm"):
+    from .formats import EXTENSIONS
+    if args.format:
+        return args.format
+    if args.out and args.out != "-":
+        return EXTENSIONS.get(os.path.splitext(args.out)[1].lower(), default)
+    return default
+
+
+def _writer(args, n, fmt, expected):
+    from .formats import SolutionWriter
+    if fmt == "npy" and (not args.out or args.out == "-"):
+        raise UsageError("parqueens: the npy format needs --out FILE")
+    if args.one_based and fmt in ("npy", "board", "matrix"):
+        raise UsageError(f"parqueens: --one-based applies to perm and jsonl, not {fmt}")
+    return SolutionWriter(args.out if args.out != "-" else None, fmt, n,
+                          one_based=args.one_based, force=args.force, expected_count=expected)
+
+
+def cmd_solutions(args):
+    from .checks import check_fixed, fixed_conflict
+    from .listing import iter_blocks
+    from .runner import run_count
+    fmt = _output_format(args)
+    fixed = check_fixed(args.n, args.fixed)
+    if args.unique and fixed:
+        raise UsageError("parqueens: --unique cannot be combined with --fixed (fixing a queen "
+                         "breaks the symmetry that defines the classes)")
+    if fixed_conflict(fixed):
+        _note(args, f"no solution: {fixed_conflict(fixed)}")
+    expected = None
+    if args.out and args.out != "-" and not args.force:
+        if args.limit is None and args.n > 18:
+            raise UsageError(f"parqueens: listing all solutions for n = {args.n} writes "
+                             f"hundreds of gigabytes or more; use --limit K, or --force")
+        if args.limit is None or args.n <= 18:
+            r = run_count(args.n, unique=args.unique, fixed=fixed, jobs=args.jobs)
+            expected = r.fundamental if args.unique else r.total
+            if args.limit is not None:
+                expected = min(expected, args.limit)
+        else:
+            expected = args.limit
+    from tqdm import tqdm
+    bar = tqdm(total=expected, disable=not _show_progress(args), file=sys.stderr,
+               unit="sol", unit_scale=True, desc=f"n={args.n}")
+    with _writer(args, args.n, fmt, expected) as w:
+        try:
+            for block in iter_blocks(args.n, unique=args.unique, fixed=fixed, jobs=args.jobs,
+                                     limit=args.limit):
+                w.write_many(block)
+                bar.update(len(block))
+        finally:
+            bar.close()
+    if args.out and args.out != "-":
+        _note(args, f"wrote {w.count} solutions to {args.out} ({fmt})")
+    return 0
+
+
+def cmd_first(args):
+    from .listing import first_solution
+    fmt = _output_format(args)
+    sol = first_solution(args.n, fixed=args.fixed)
+    if sol is None:
+        print(f"no solution for n = {args.n}" + (" with these fixed queens" if args.fixed
+                                                 else ""), file=sys.stderr)
+        return 1
+    with _writer(args, args.n, fmt, 1) as w:
+        w.write(sol)
+    return 0
+
+
+def cmd_construct(args):
+    from .construct import construct
+    fmt = _output_format(args)
+    queens = construct(args.n)
+    with _writer(args, args.n, fmt, 1) as w:
+        w.write_many(queens.reshape(1, -1))
+    return 0
+
+
+def cmd_verify(args):
+    import numpy as np
+
+    from .construct import is_solution
+    from .formats import read_solutions
+    from .symmetry import canonical
+    seen = set()
+    count = invalid = duplicates = not_canonical = 0
+    n = args.n
+    first_bad = None
+    for i, queens in enumerate(read_solutions(args.file, args.format, n,
+                                              one_based=args.one_based)):
+        if n is None:
+            n = len(queens)
+        if len(queens) != n:
+            raise ValueError(f"{args.file}: solution {i + 1} has {len(queens)} columns, "
+                             f"expected {n}")
+        count += 1
+        if not is_solution(queens):
+            invalid += 1
+            first_bad = first_bad or f"solution {i + 1} {list(queens)} is not a valid placement"
+            continue
+        key = np.asarray(queens, dtype=np.uint8).tobytes()
+        if key in seen:
+            duplicates += 1
+            first_bad = first_bad or f"solution {i + 1} {list(queens)} is a duplicate"
+        seen.add(key)
+        if args.unique and tuple(queens) != canonical(queens):
+            not_canonical += 1
+            first_bad = first_bad or f"solution {i + 1} {list(queens)} is not in canonical form"
+    if n is None:
+        n = 0
+    distinct = len(seen)
+    what = "classes" if args.unique else "solutions"
+    parts = [f"{args.file}: {count} solutions of n = {n}"]
+    parts.append("all valid" if not invalid else f"{invalid} INVALID")
+    parts.append("no duplicates" if not duplicates else f"{duplicates} DUPLICATES")
+    if args.unique:
+        parts.append("all canonical" if not not_canonical else f"{not_canonical} NOT CANONICAL")
+    ok = not (invalid or duplicates or not_canonical)
+    if args.complete:
+        from .runner import run_count
+        r = run_count(n, unique=args.unique, jobs=args.jobs)
+        want = r.fundamental if args.unique else r.total
+        if ok and distinct == want:
+            parts.append(f"complete: all {want} {what}")
+        else:
+            ok = False
+            parts.append(f"INCOMPLETE: {distinct} distinct of {want} {what}")
+    print(", ".join(parts))
+    if first_bad:
+        print(f"first problem: {first_bad}", file=sys.stderr)
+    return 0 if ok else 1
+
+
+# ---------------------------------------------------------------- main
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
 def main(argv=None):
     """Entry point of the ``parqueens`` command; returns the exit code."""
+    from .backends import BackendError
+    from .store import CheckpointError
     parser = build_parser()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    args = None
     try:
         args = parser.parse_args(argv)
         return args.func(args)
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
-    except (ValueError, TypeError, OverflowError) as exc:
+    except (ValueError, TypeError, OverflowError, CheckpointError, BackendError) as exc:
         print(f"parqueens: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("parqueens: interrupted", file=sys.stderr)
-        return 130
+    except OSError as exc:
+        msg = exc.strerror or str(exc)
+        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+        print(f"parqueens: error:{where}: {msg}" if where else f"parqueens: error: {exc}",
+              file=sys.stderr)
+        return 2
+    except (KeyboardInterrupt, Terminated) as exc:
+        code = 143 if isinstance(exc, Terminated) else 130
+        print(_interrupt_message(args, exc, code), file=sys.stderr)
+        return code
     except BrokenPipeError:
         return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+def _interrupt_message(args, exc, code):
+    what = "terminated" if code == 143 else "interrupted"
+    detail = ""
+    progress = getattr(exc, "progress", None)
+    if progress:
+        n, done, total = progress
+        detail = f" during n = {n} with {done} of {total} units finished"
+    checkpoint = getattr(args, "checkpoint", None) if args else None
+    if checkpoint:
+        cmd = " ".join(sys.argv[1:]) if sys.argv[1:] else "the same command"
+        return (f"parqueens: {what}{detail}; finished units are kept in {checkpoint}: "
+                f"run `parqueens {cmd}` again to resume")
+    if args is not None and getattr(args, "command", None) in ("count", "table"):
+        return (f"parqueens: {what}{detail}; the finished units are lost (use --checkpoint "
+                f"FILE to keep them)")
+    if args is not None and getattr(args, "out", None):
+        return f"parqueens: {what}; nothing was written to {args.out}"
+    return f"parqueens: {what}"
 
 
 def console_main():
     """Console-script wrapper: exits with :func:`main`'s code."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

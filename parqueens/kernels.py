@@ -262,3 +262,46 @@ def _search_batch(n, allowed, must_row, must_mask, leaf_mode, ties):
         nodes[u] = k
         overflow = overflow or o
     return solutions, by_stab, nodes, overflow
+
+
+@njit(cache=True, nogil=True)
+def _popcount(x):
+    count = 0
+    while x != _ZERO:
+        x &= x - _ONE
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _knuth_estimate(n, allowed, probes, seed):
+    """Estimate the nodes of the search tree by random probes (Knuth 1975).
+
+    Each probe walks down one random path, choosing uniformly among the free
+    squares of each row; the sum over the levels of the product of the
+    branching factors seen is an unbiased estimate of the number of nodes
+    (D. E. Knuth, "Estimating the efficiency of backtrack programs", Math.
+    Comp. 29, 1975).  Returns the mean over ``probes`` probes, a float.
+    """
+    np.random.seed(seed)
+    total = 0.0
+    for _ in range(probes):
+        cols = _ZERO
+        ld = _ZERO
+        rd = _ZERO
+        weight = 1.0
+        for row in range(n):
+            free = allowed[row] & ~(cols | ld | rd)
+            k = _popcount(free)
+            if k == 0:
+                break
+            weight *= k
+            total += weight
+            pick = np.random.randint(0, k)
+            for _ in range(pick):
+                free &= free - _ONE
+            bit = free & (~free + _ONE)
+            cols |= bit
+            ld = (ld | bit) << _ONE
+            rd = (rd | bit) >> _ONE
+    return total / probes
