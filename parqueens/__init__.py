@@ -8,11 +8,17 @@ Public API
     Total, fundamental solutions (OEIS A002562) and orbit breakdown.
 :func:`run_count`
     Either, with run statistics (:class:`CountResult`).
+:func:`solutions`, :func:`first_solution`
+    The solutions themselves, in lexicographic order.
+:func:`construct`, :func:`is_solution`
+    A solution for any n by an explicit formula; checking one.
 The symmetry helpers live in :mod:`parqueens.symmetry`.
 """
 
 __version__ = "0.1.0"
 
+from .construct import construct, is_solution  # noqa: E402
+from .listing import first_solution, solutions  # noqa: E402
 from .runner import CountResult, run_count  # noqa: E402
 from .symmetry import canonical, orbit, orbit_size, transform  # noqa: E402
 
@@ -61,5 +67,6 @@ def count_unique(n, *, jobs=None, method=None, split_depth=None, progress=False)
                      progress=progress)
 
 
-__all__ = ["count", "count_unique", "run_count", "CountResult", "canonical", "orbit",
-           "orbit_size", "transform", "__version__"]
+__all__ = ["count", "count_unique", "run_count", "CountResult", "solutions", "first_solution",
+           "construct", "is_solution", "canonical", "orbit", "orbit_size", "transform",
+           "__version__"]
