@@ -657,6 +657,7 @@ def _on_sigterm(signum, frame):
 def main(argv=None):
     """Entry point of the ``parqueens`` command; returns the exit code."""
     from .backends import BackendError
+    from .runner import WorkerDied
     from .store import CheckpointError
     parser = build_parser()
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
@@ -676,6 +677,13 @@ def main(argv=None):
         print(f"parqueens: error:{where}: {msg}" if where else f"parqueens: error: {exc}",
               file=sys.stderr)
         return 2
+    except WorkerDied as exc:
+        checkpoint = getattr(args, "checkpoint", None)
+        keep = (f"finished units are kept in {checkpoint}; run the same command again to "
+                f"resume" if checkpoint else "finished units are lost (use --checkpoint FILE "
+                                                  "to keep them)")
+        print(f"parqueens: error: {exc}; {keep}", file=sys.stderr)
+        return 1
     except (KeyboardInterrupt, Terminated) as exc:
         code = 143 if isinstance(exc, Terminated) else 130
         print(_interrupt_message(args, exc, code), file=sys.stderr)

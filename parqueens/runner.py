@@ -163,12 +163,34 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
             yield list(zip(chunk, run_chunk(chunk, unique)))
         return
     chunks = list(_chunks(units, jobs))
+    pending = set(range(len(chunks)))
     parallel = joblib.Parallel(n_jobs=jobs if backend is None else -1,
                                backend=backend, return_as="generator_unordered")
     calls = (joblib.delayed(_run_chunk_tagged)(i, chunk, unique)
              for i, chunk in enumerate(chunks))
-    for i, results in parallel(calls):
-        yield list(zip(chunks[i], results))
+    try:
+        for i, results in parallel(calls):
+            pending.discard(i)
+            yield list(zip(chunks[i], results))
+    except Exception as exc:
+        if type(exc).__name__ in ("TerminatedWorkerError", "BrokenProcessPool"):
+            ids = [u.id for i in sorted(pending) for u in chunks[i]]
+            raise WorkerDied(ids) from None
+        raise
+
+
+class WorkerDied(RuntimeError):
+    """A worker process died (killed, or out of memory) during a run.
+
+    ``unit_ids`` lists the units not finished when it happened; the one the
+    worker was searching is among the first of them.
+    """
+
+    def __init__(self, unit_ids):
+        self.unit_ids = unit_ids
+        shown = ", ".join(unit_ids[:3]) + (", ..." if len(unit_ids) > 3 else "")
+        super().__init__(f"a worker process died (killed or out of memory) while searching "
+                         f"one of the {len(unit_ids)} unfinished units ({shown})")
 
 
 def _run_chunk_tagged(index, units, unique):
