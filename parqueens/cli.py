@@ -471,7 +471,6 @@ def _atomic_write_text(path, text, force):
 
 def cmd_status(args):
     from .store import RunStore
-    from .units import WorkUnit
     with RunStore(args.file) as store:
         params = store.params
         print(f"checkpoint {args.file}: {params['command']} n={_range_text(params['n'])} "
@@ -494,18 +493,18 @@ def cmd_status(args):
                 fundamental += sum(by_stab)
             done, all_units = s["units_done"], s["units_total"]
             line = f"n = {n}: {done}/{all_units} units"
-            if s["finished"] or done == all_units:
+            if s["finished"]:
+                total, fundamental = s["total"], s["fundamental"]
                 line += f", done: total {total}"
             else:
                 line += f", total so far {total}"
                 if done:
                     left = s["seconds"] / done * (all_units - done)
                     line += f", about {_format_seconds(left)} left at the rate so far"
-            if params["unique"]:
+            if params["unique"] and fundamental is not None:
                 line += f", fundamental {fundamental}"
             line += f" ({_format_seconds(s['seconds'])} of work stored)"
             print(line)
-    del WorkUnit
     return 0
 
 
@@ -703,7 +702,8 @@ def _interrupt_message(args, exc, code):
         detail = f" during n = {n} with {done} of {total} units finished"
     checkpoint = getattr(args, "checkpoint", None) if args else None
     if checkpoint:
-        cmd = " ".join(sys.argv[1:]) if sys.argv[1:] else "the same command"
+        import shlex
+        cmd = shlex.join(sys.argv[1:]) if sys.argv[1:] else "the same command"
         return (f"parqueens: {what}{detail}; finished units are kept in {checkpoint}: "
                 f"run `parqueens {cmd}` again to resume")
     if args is not None and getattr(args, "command", None) in ("count", "table"):

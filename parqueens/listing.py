@@ -128,10 +128,11 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     if jobs == 1:
         results = (_enumerate_units(chunk, unique, unit_limit) for chunk in chunks)
     else:
-        from .runner import warm_up
+        from .runner import _ignore_sigint, warm_up
         warm_up()
-        parallel = joblib.Parallel(n_jobs=jobs, return_as="generator",
-                                   pre_dispatch="2*n_jobs")
+        with joblib.parallel_config(backend="loky", initializer=_ignore_sigint):
+            parallel = joblib.Parallel(n_jobs=jobs, return_as="generator",
+                                       pre_dispatch="2*n_jobs")
         results = parallel(joblib.delayed(_enumerate_units)(chunk, unique, unit_limit)
                            for chunk in chunks)
     left = limit

@@ -10,6 +10,7 @@ detected and raised.
 """
 
 import itertools
+import signal
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -164,8 +165,14 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
         return
     chunks = list(_chunks(units, jobs))
     pending = set(range(len(chunks)))
-    parallel = joblib.Parallel(n_jobs=jobs if backend is None else -1,
-                               backend=backend, return_as="generator_unordered")
+    # The dask backend is the one made active by parallel_config in
+    # backends.dask_client: naming it here again would make joblib build a
+    # second, misconfigured backend object.
+    if backend is None:
+        with joblib.parallel_config(backend="loky", initializer=_ignore_sigint):
+            parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
+    else:
+        parallel = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
     calls = (joblib.delayed(_run_chunk_tagged)(i, chunk, unique)
              for i, chunk in enumerate(chunks))
     try:
@@ -191,6 +198,12 @@ class WorkerDied(RuntimeError):
         shown = ", ".join(unit_ids[:3]) + (", ..." if len(unit_ids) > 3 else "")
         super().__init__(f"a worker process died (killed or out of memory) while searching "
                          f"one of the {len(unit_ids)} unfinished units ({shown})")
+
+
+def _ignore_sigint():
+    # Ctrl-C reaches the whole process group: the parent handles it and
+    # stops the workers, which must not print tracebacks of their own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_chunk_tagged(index, units, unique):
@@ -306,7 +319,12 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
         total, orbits = _tiny(n, fixed) if n < 3 else (0, {8: 0, 4: 0, 2: 0, 1: 0})
         result = CountResult(n, total, method="plain" if n < 3 else method, jobs=jobs,
                              conflict=conflict)
-        return _finish(result, unique, orbits, start)
+        result = _finish(result, unique, orbits, start)
+        if checkpoint is not None:
+            # No work units: record the size as done so that status shows it.
+            checkpoint.begin_run(n, 0, 0)
+            checkpoint.finish_run(n, result.total, result.fundamental)
+        return result
     if checkpoint is not None and split_depth is None:
         split_depth = checkpoint.run_depth(n)
     depth = choose_depth(n, method, jobs, split_depth)
@@ -340,15 +358,16 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
         raise
     finally:
         bar.close()
-    if checkpoint is not None:
-        checkpoint.finish_run(n)
     orbits = {8 >> k: acc.classes[k] for k in range(4)}
     total = acc.total
     if method == "d4":
         total = sum(size * c for size, c in orbits.items())
     result = CountResult(n, total, method=method, split_depth=depth, units=len(units),
                          jobs=jobs, nodes=acc.nodes, resumed=len(units) - len(todo))
-    return _finish(result, unique, orbits, start)
+    result = _finish(result, unique, orbits, start)
+    if checkpoint is not None:
+        checkpoint.finish_run(n, result.total, result.fundamental)
+    return result
 
 
 def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=20000,

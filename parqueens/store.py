@@ -12,8 +12,8 @@ The database is in WAL mode and each finished chunk of units is one
 transaction, so a killed run loses at most the chunks in flight.
 
 Schema: ``meta(key, value)`` holds ``format``, ``version`` and ``params``
-(JSON); ``runs(n, split_depth, units_total, seconds, finished)`` one row per
-board size; ``units(n, unit_id, solutions, s1, s2, s4, s8, nodes)`` one row
+(JSON); ``runs(n, split_depth, units_total, seconds, finished, total, fundamental)``
+one row per board size; ``units(n, unit_id, solutions, s1, s2, s4, s8, nodes)`` one row
 per finished unit, counts as decimal text (exact beyond 64 bits).
 """
 
@@ -92,7 +92,7 @@ class RunStore:
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         db.execute("CREATE TABLE runs (n INTEGER PRIMARY KEY, split_depth INTEGER, "
                    "units_total INTEGER, seconds REAL NOT NULL DEFAULT 0, "
-                   "finished INTEGER NOT NULL DEFAULT 0)")
+                   "finished INTEGER NOT NULL DEFAULT 0, total TEXT, fundamental TEXT)")
         db.execute("CREATE TABLE units (n INTEGER NOT NULL, unit_id TEXT NOT NULL, "
                    "solutions TEXT NOT NULL, s1 TEXT, s2 TEXT, s4 TEXT, s8 TEXT, "
                    "nodes TEXT, PRIMARY KEY (n, unit_id))")
@@ -165,22 +165,27 @@ class RunStore:
             self.db.execute("ROLLBACK")
             raise
 
-    def finish_run(self, n):
-        """Mark the run of n complete."""
-        self.db.execute("UPDATE runs SET finished = 1 WHERE n = ?", (n,))
+    def finish_run(self, n, total, fundamental=None):
+        """Mark the run of n complete, with its final counts (ints)."""
+        self.db.execute("UPDATE runs SET finished = 1, total = ?, fundamental = ? WHERE n = ?",
+                        (str(total), None if fundamental is None else str(fundamental), n))
 
     def summary(self):
-        """Per board size: a dict with n, units_done, units_total, total so far
-        (weighted as the method needs is left to the caller: here raw sums),
-        seconds spent and finished."""
+        """Per board size, a dict: ``n``, ``split_depth``, ``units_total``,
+        ``units_done``, ``seconds`` (of work stored), ``finished``, the final
+        ``total`` and ``fundamental`` (None until finished), and ``units``
+        (``{unit_id: (solutions, by_stab, nodes)}``)."""
         out = []
-        for n, depth, total_units, seconds, finished in self.db.execute(
-                "SELECT n, split_depth, units_total, seconds, finished FROM runs ORDER BY n"):
+        for n, depth, total_units, seconds, finished, total, fund in self.db.execute(
+                "SELECT n, split_depth, units_total, seconds, finished, total, fundamental "
+                "FROM runs ORDER BY n"):
             rows = self.db.execute("SELECT unit_id, solutions, s1, s2, s4, s8, nodes FROM units "
                                    "WHERE n = ?", (n,)).fetchall()
             out.append({"n": n, "split_depth": depth, "units_total": total_units,
                         "units_done": len(rows), "seconds": seconds,
                         "finished": bool(finished),
+                        "total": None if total is None else int(total),
+                        "fundamental": None if fund is None else int(fund),
                         "units": {r[0]: (int(r[1]), tuple(int(x) for x in r[2:6]), int(r[6]))
                                   for r in rows}})
         return out

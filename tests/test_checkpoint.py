@@ -1,0 +1,419 @@
+"""Checkpoints (parqueens.store.RunStore): resume in the library and on the
+command line, after SIGKILL, SIGINT and SIGTERM; refusal of foreign or
+damaged files (left byte for byte unchanged); `parqueens status`."""
+
+import hashlib
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from parqueens.runner import run_count
+from parqueens.store import RunStore
+
+from naive import A000170, A002562
+
+# ------------------------------------------------------------------ helpers
+
+
+def _env():
+    env = dict(os.environ)
+    env.pop("PYTHONWARNINGS", None)
+    return env
+
+
+def _popen(args, cwd=None, new_session=False):
+    return subprocess.Popen([sys.executable, "-m", "parqueens", *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=cwd, env=_env(), start_new_session=new_session)
+
+
+def _collect(procs, timeout=120):
+    out = {}
+    for key, p in procs.items():
+        stdout, stderr = p.communicate(timeout=timeout)
+        out[key] = subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)
+    return out
+
+
+def _stored_units(path):
+    """Units stored in a checkpoint being written by another process (0 if
+    the file or its tables do not exist yet, or the database is busy)."""
+    if not os.path.exists(path):
+        return 0
+    try:
+        db = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True, timeout=0.2)
+        try:
+            return db.execute("SELECT count(*) FROM units").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error:  # locked, no such table, not yet a database
+        return 0
+
+
+def _wait_for_units(proc, path, at_least, deadline=25):
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < deadline:
+        k = _stored_units(path)
+        if k >= at_least:
+            return k
+        if proc.poll() is not None:
+            pytest.fail(f"the run ended (exit {proc.returncode}) before {at_least} units "
+                        f"were stored: {proc.stderr.read()}")
+        time.sleep(0.01)
+    pytest.fail(f"no {at_least} units stored in {path} within {deadline} s")
+
+
+def _kill_group(proc, sig=signal.SIGKILL):
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        pass
+
+
+def _sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _assert_one_line_error(r, code=2):
+    assert r.returncode == code, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+_RESUMED = re.compile(r"resumed (\d+) of (\d+) units")
+
+
+# ------------------------------------------------------------------ library
+
+
+def test_library_resume_everything(tmp_path):
+    path = tmp_path / "c.sqlite"
+    params = {"test": "resume", "n": 13}
+    with RunStore(path, params) as store:
+        first = run_count(13, checkpoint=store)
+    assert first.total == A000170[13] and first.resumed == 0 and first.units > 0
+    with RunStore(path, params) as store:
+        again = run_count(13, checkpoint=store)
+    assert again.resumed == again.units == first.units
+    assert again.total == first.total
+    assert again.split_depth == first.split_depth
+    assert again.nodes == first.nodes
+
+
+@pytest.mark.parametrize("method,unique", [(None, False), ("mirror", True), ("d4", True)])
+def test_library_resume_partial(tmp_path, method, unique):
+    path = tmp_path / "c.sqlite"
+    params = {"test": "partial", "method": method, "unique": unique}
+    with RunStore(path, params) as store:
+        first = run_count(13, checkpoint=store, method=method, unique=unique)
+    assert first.total == A000170[13]
+    db = sqlite3.connect(path)
+    with db:
+        deleted = db.execute("DELETE FROM units WHERE rowid IN "
+                             "(SELECT rowid FROM units ORDER BY unit_id LIMIT 57)").rowcount
+    db.close()
+    assert deleted == 57
+    with RunStore(path, params) as store:
+        again = run_count(13, checkpoint=store, method=method, unique=unique)
+    assert again.units == first.units
+    assert again.resumed == first.units - deleted
+    assert again.total == first.total == A000170[13]
+    if unique:
+        assert again.fundamental == first.fundamental == A002562[13]
+        assert again.orbits == first.orbits
+    # The file is complete again: a third run searches nothing.
+    with RunStore(path, params) as store:
+        third = run_count(13, checkpoint=store, method=method, unique=unique)
+    assert third.resumed == third.units and third.total == first.total
+
+
+def test_library_refuses_other_params(tmp_path):
+    from parqueens.store import CheckpointError
+    path = tmp_path / "c.sqlite"
+    with RunStore(path, {"a": 1}) as store:
+        run_count(9, checkpoint=store)
+    before = _sha256(path)
+    with pytest.raises(CheckpointError):
+        RunStore(path, {"a": 2})
+    assert _sha256(path) == before
+
+
+# ------------------------------------------------------------------ SIGKILL
+
+
+def test_cli_resume_after_sigkill(tmp_path):
+    path = tmp_path / "k.sqlite"
+    # count 17 takes 8-15 s on two busy cores; 16 keeps the test short while
+    # still leaving about a second between the first stored chunk and the end.
+    args = ["count", 16, "--jobs", 2, "--checkpoint", path, "--quiet"]
+    p = _popen(args, new_session=True)
+    try:
+        seen = _wait_for_units(p, path, 1)
+    finally:
+        _kill_group(p, signal.SIGKILL)  # the loky workers die too
+        p.communicate(timeout=30)
+    assert p.returncode == -signal.SIGKILL
+    assert _stored_units(path) >= seen
+    # Same command again (without --quiet, which also silences the note).
+    r = subprocess.run([sys.executable, "-m", "parqueens", *map(str, args[:-1])],
+                       capture_output=True, text=True, env=_env(), timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"{A000170[16]}\n"
+    m = _RESUMED.search(r.stderr)
+    assert m, r.stderr
+    resumed, units = int(m.group(1)), int(m.group(2))
+    assert seen <= resumed < units
+
+
+# ------------------------------------------------------------------ SIGINT / SIGTERM
+
+
+@pytest.mark.parametrize("sig,code,word", [(signal.SIGINT, 130, "interrupted"),
+                                           (signal.SIGTERM, 143, "terminated")],
+                         ids=["SIGINT", "SIGTERM"])
+def test_cli_signal_keeps_checkpoint(tmp_path, sig, code, word):
+    path = tmp_path / "s.sqlite"
+    args = ["count", 16, "--jobs", 2, "--checkpoint", path, "--quiet"]
+    p = _popen(args, new_session=True)
+    try:
+        seen = _wait_for_units(p, path, 1)
+        if sig == signal.SIGINT:
+            os.killpg(p.pid, sig)  # as Ctrl-C does: the whole foreground group
+        else:
+            os.kill(p.pid, sig)  # as `kill PID` does
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.returncode is None:
+            _kill_group(p)
+            p.communicate(timeout=30)
+    assert p.returncode == code, (p.returncode, out, err)
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+    assert word in err
+    assert str(path) in err
+    assert "resume" in err and "again" in err
+    # Resume with the same command.
+    r = subprocess.run([sys.executable, "-m", "parqueens", *map(str, args[:-1])],
+                       capture_output=True, text=True, env=_env(), timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"{A000170[16]}\n"
+    m = _RESUMED.search(r.stderr)
+    assert m, r.stderr
+    assert seen <= int(m.group(1)) < int(m.group(2))
+
+
+def _children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return f.read().split()
+    except OSError:
+        return None
+
+
+def test_cli_sigint_without_checkpoint(tmp_path):
+    p = _popen(["count", 16, "--jobs", 2, "--quiet"], new_session=True)
+    try:
+        # Wait until the run is under way (worker processes started), not still
+        # importing; then interrupt the main process (`kill -INT PID`).
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 20:
+            kids = _children(p.pid)
+            if kids is None:
+                time.sleep(1.0)
+                break
+            if len(kids) >= 2:
+                time.sleep(0.1)
+                break
+            time.sleep(0.01)
+        assert p.poll() is None, "the run ended before it could be interrupted"
+        os.kill(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.returncode is None:
+            _kill_group(p)
+            p.communicate(timeout=30)
+    assert p.returncode == 130, (p.returncode, out, err)
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+    assert "lost" in err and "--checkpoint" in err
+
+
+# ------------------------------------------------------------------ refusals
+
+
+@pytest.fixture(scope="module")
+def real_checkpoints(tmp_path_factory):
+    """Finished checkpoints of `count 12`, `table 8-9`, `count 13`, `table 1-5`."""
+    d = tmp_path_factory.mktemp("real_cp")
+    runs = _collect({
+        "count12": _popen(["count", 12, "--checkpoint", d / "count12.sqlite", "--quiet"]),
+        "table": _popen(["table", "8-9", "--checkpoint", d / "table.sqlite", "--quiet"]),
+        "count13": _popen(["count", 13, "--checkpoint", d / "count13.sqlite", "--quiet"]),
+        "tiny": _popen(["table", "1-5", "--checkpoint", d / "tiny.sqlite", "--quiet"]),
+    })
+    for key, r in runs.items():
+        assert r.returncode == 0, (key, r.stderr)
+    return d
+
+
+def _prepare_refusal(case, src, d):
+    """Make the file of a refusal case in d; returns (path, command args)."""
+    path = d / "cp.sqlite"
+    if case in ("count13", "mirror", "unique", "version"):
+        shutil.copy(src / "count12.sqlite", path)
+    if case == "count13":
+        return path, ["count", 13]
+    if case == "mirror":
+        return path, ["count", 12, "--method", "mirror"]
+    if case == "unique":
+        return path, ["count", 12, "--unique"]
+    if case == "table-by-count":
+        shutil.copy(src / "table.sqlite", path)
+        return path, ["count", 8]
+    if case == "text":
+        path.write_text("my precious notes\nline two\n")
+        return path, ["count", 12]
+    if case == "truncated":
+        path.write_bytes((src / "count12.sqlite").read_bytes()[:100])
+        return path, ["count", 12]
+    if case == "unrelated-sqlite":
+        db = sqlite3.connect(path)
+        with db:
+            db.execute("CREATE TABLE people (name TEXT, age INTEGER)")
+            db.execute("INSERT INTO people VALUES ('ada', 36)")
+        db.close()
+        return path, ["count", 12]
+    if case == "version":
+        db = sqlite3.connect(path)
+        with db:
+            db.execute("UPDATE meta SET value = '0.0.0' WHERE key = 'version'")
+        db.close()
+        return path, ["count", 12]
+    if case == "folder":
+        path = d / "a_folder"
+        path.mkdir()
+        (path / "inside.txt").write_text("x")
+        return path, ["count", 12]
+    raise AssertionError(case)
+
+
+REFUSALS = ["count13", "mirror", "unique", "table-by-count", "text", "truncated",
+            "unrelated-sqlite", "version", "folder"]
+
+
+@pytest.fixture(scope="module")
+def refusal_runs(real_checkpoints, tmp_path_factory):
+    procs, files = {}, {}
+    for case in REFUSALS:
+        d = tmp_path_factory.mktemp(f"refuse_{case}")
+        path, args = _prepare_refusal(case, real_checkpoints, d)
+        if path.is_dir():
+            before = sorted(os.listdir(path))
+        else:
+            before = _sha256(path)
+        files[case] = (path, before)
+        procs[case] = _popen([*args, "--checkpoint", path, "--quiet"])
+    return files, _collect(procs)
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_refusal_leaves_file_unchanged(refusal_runs, case):
+    files, runs = refusal_runs
+    r = runs[case]
+    _assert_one_line_error(r)
+    path, before = files[case]
+    if path.is_dir():
+        assert sorted(os.listdir(path)) == before
+        assert (path / "inside.txt").read_text() == "x"
+    else:
+        assert _sha256(path) == before, "a refused checkpoint must not be modified"
+    assert os.path.basename(path) in r.stderr
+
+
+# ------------------------------------------------------------------ status
+
+
+_STATUS_LINE = re.compile(r"n = (\d+): (\d+)/(\d+) units")
+
+
+def test_status_finished(real_checkpoints, run_cli):
+    r = run_cli("status", real_checkpoints / "count12.sqlite")
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
+    assert len(lines) == 1, r.stdout
+    n, done, total = map(int, _STATUS_LINE.search(lines[0]).groups())
+    assert n == 12 and done == total > 0
+    assert str(A000170[12]) in lines[0]
+    assert "left" not in lines[0]
+
+
+def test_status_finished_table(real_checkpoints, run_cli):
+    r = run_cli("status", real_checkpoints / "table.sqlite")
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
+    assert [int(_STATUS_LINE.search(x).group(1)) for x in lines] == [8, 9]
+    for line, n in zip(lines, (8, 9)):
+        _, done, total = map(int, _STATUS_LINE.search(line).groups())
+        assert done == total > 0
+        assert str(A000170[n]) in line
+
+
+def test_status_finished_table_with_tiny_sizes(real_checkpoints, run_cli):
+    # n = 1 and 2 are solved directly, without work units; a finished table
+    # must still not report them as "not started".
+    r = run_cli("status", real_checkpoints / "tiny.sqlite")
+    assert r.returncode == 0, r.stderr
+    for n in range(1, 6):
+        lines = [line for line in r.stdout.splitlines() if line.startswith(f"n = {n}:")]
+        assert len(lines) == 1, r.stdout
+        assert "not started" not in lines[0], r.stdout
+        assert re.search(rf"total {A000170[n]}\b", lines[0]), r.stdout
+
+
+def test_status_partial(real_checkpoints, run_cli, tmp_path):
+    path = tmp_path / "partial.sqlite"
+    shutil.copy(real_checkpoints / "count13.sqlite", path)
+    db = sqlite3.connect(path)
+    with db:
+        units_total = db.execute("SELECT units_total FROM runs WHERE n = 13").fetchone()[0]
+        gone = db.execute("SELECT unit_id, solutions, s1, s2, s4, s8 FROM units "
+                          "ORDER BY unit_id LIMIT 40").fetchall()
+        db.executemany("DELETE FROM units WHERE n = 13 AND unit_id = ?",
+                       [(g[0],) for g in gone])
+        db.execute("UPDATE runs SET finished = 0, seconds = 12.5 WHERE n = 13")
+    db.close()
+    missing = sum(8 * int(a) + 4 * int(b) + 2 * int(c) + int(e)
+                  for _, _, a, b, c, e in gone)
+    r = run_cli("status", path)
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
+    assert len(lines) == 1, r.stdout
+    n, done, total = map(int, _STATUS_LINE.search(lines[0]).groups())
+    assert (n, done, total) == (13, units_total - 40, units_total)
+    assert str(A000170[13] - missing) in lines[0], (lines[0], A000170[13] - missing)
+    assert "left" in lines[0]
+
+
+def test_status_missing_file(run_cli, tmp_path):
+    r = run_cli("status", tmp_path / "nope.sqlite")
+    _assert_one_line_error(r)
+    assert not (tmp_path / "nope.sqlite").exists()
+
+
+def test_status_not_a_checkpoint(run_cli, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("hello\n")
+    r = run_cli("status", path)
+    _assert_one_line_error(r)
+    assert path.read_text() == "hello\n"

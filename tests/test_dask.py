@@ -1,0 +1,217 @@
+"""The Dask backend: counts on a LocalCluster (through the command line and
+the library), tables, checkpoints, a cluster of its own, and bad
+scheduler options."""
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from parqueens.backends import BackendError, dask_client  # noqa: E402
+from parqueens.runner import run_count  # noqa: E402
+from parqueens.store import RunStore  # noqa: E402
+
+from naive import A000170, A002562  # noqa: E402
+
+
+def _env():
+    env = dict(os.environ)
+    env.pop("PYTHONWARNINGS", None)
+    return env
+
+
+def _popen(args, cwd=None):
+    return subprocess.Popen([sys.executable, "-m", "parqueens", *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=cwd, env=_env())
+
+
+def _collect(procs, timeout=180):
+    out = {}
+    for key, p in procs.items():
+        stdout, stderr = p.communicate(timeout=timeout)
+        out[key] = subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)
+    return out
+
+
+def _assert_one_line_error(r):
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.fixture(scope="module", autouse=True)
+def unreachable_run():
+    """`--scheduler tcp://127.0.0.1:1` (nothing listens there) waits for the
+    connection timeout: started first, so that the wait overlaps the other
+    tests; checked by test_unreachable_scheduler."""
+    start = time.monotonic()
+    p = _popen(["count", 10, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1",
+                "--quiet"])
+    done = {}
+
+    def wait():
+        done["output"] = p.communicate()
+        done["seconds"] = time.monotonic() - start
+
+    waiter = threading.Thread(target=wait, daemon=True)
+    waiter.start()
+    yield p, waiter, done
+    if p.poll() is None:
+        p.kill()
+    waiter.join(30)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                 host="127.0.0.1", dashboard_address=None)
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+@pytest.fixture(scope="module")
+def address(cluster):
+    return cluster.scheduler_address
+
+
+def _dask_args(address):
+    return ["--backend", "dask", "--scheduler", address, "--quiet"]
+
+
+# ------------------------------------------------------------------ CLI on the cluster
+
+
+@pytest.fixture(scope="module")
+def cli_runs(address, tmp_path_factory):
+    # Two at a time: the scheduler serves both, the workers take turns.
+    d = tmp_path_factory.mktemp("dask_cli")
+    runs = _collect({
+        ("count", 8): _popen(["count", 8, *_dask_args(address)]),
+        ("count", 13): _popen(["count", 13, *_dask_args(address)]),
+    })
+    runs.update(_collect({
+        ("unique", 12): _popen(["count", 12, "--unique", *_dask_args(address)]),
+        "table": _popen(["table", "8-11", *_dask_args(address)]),
+    }))
+    # Without --quiet, so that the second run notes what it resumed.
+    cp_args = ["count", 11, "--checkpoint", d / "cp.sqlite", "--backend", "dask",
+               "--scheduler", address]
+    runs["cp1"] = _collect({0: _popen(cp_args)})[0]
+    runs["cp2"] = _collect({0: _popen(cp_args)})[0]
+    return runs
+
+
+@pytest.mark.parametrize("n", [8, 13])
+def test_cli_count_on_cluster(cli_runs, n):
+    r = cli_runs[("count", n)]
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"{A000170[n]}\n"
+
+
+def test_cli_count_unique_on_cluster(cli_runs):
+    r = cli_runs[("unique", 12)]
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"total {A000170[12]}"
+    assert lines[1] == f"fundamental {A002562[12]}"
+
+
+def test_cli_table_on_cluster(cli_runs):
+    r = cli_runs["table"]
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stdout.splitlines() if line.strip()]
+    assert lines[0].replace(" ", "") == "|n|total|method|units|seconds|"
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]]
+    assert [(int(row[0]), int(row[1])) for row in rows] == [(n, A000170[n])
+                                                            for n in range(8, 12)]
+
+
+def test_cli_checkpoint_on_cluster(cli_runs):
+    first, again = cli_runs["cp1"], cli_runs["cp2"]
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == f"{A000170[11]}\n"
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == f"{A000170[11]}\n"
+    m = re.search(r"resumed (\d+) of (\d+) units", again.stderr)
+    assert m and m.group(1) == m.group(2), again.stderr
+
+
+# ------------------------------------------------------------------ library on the cluster
+
+
+def test_library_counts_on_cluster(address):
+    with dask_client(address) as (client, threads):
+        assert threads == 2
+        for n in range(8, 14):
+            r = run_count(n, backend="dask", jobs=threads, unique=n >= 11)
+            assert r.total == A000170[n], n
+            if n >= 11:
+                assert r.fundamental == A002562[n], n
+            assert r.units > 0
+
+
+def test_library_checkpoint_on_cluster(address, tmp_path):
+    path = tmp_path / "c.sqlite"
+    params = {"test": "dask"}
+    with dask_client(address) as (client, threads):
+        with RunStore(path, params) as store:
+            first = run_count(12, backend="dask", jobs=threads, checkpoint=store)
+        with RunStore(path, params) as store:
+            again = run_count(12, backend="dask", jobs=threads, checkpoint=store)
+        assert first.total == again.total == A000170[12]
+        assert first.resumed == 0
+        assert again.resumed == again.units == first.units
+        db = sqlite3.connect(path)
+        with db:
+            db.execute("DELETE FROM units WHERE rowid IN (SELECT rowid FROM units LIMIT 30)")
+        db.close()
+        with RunStore(path, params) as store:
+            third = run_count(12, backend="dask", jobs=threads, checkpoint=store)
+        assert third.resumed == first.units - 30
+        assert third.total == A000170[12]
+
+
+# ------------------------------------------------------------------ own cluster, bad options
+
+
+def test_cli_own_local_cluster(run_cli):
+    r = run_cli("count", 10, "--backend", "dask", "--jobs", 2, "--quiet", timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"{A000170[10]}\n"
+
+
+def test_library_own_local_cluster_unreachable_raises():
+    t = time.monotonic()
+    with pytest.raises(BackendError):
+        with dask_client("tcp://127.0.0.1:1", timeout=2):
+            pass
+    assert time.monotonic() - t < 15
+
+
+@pytest.mark.parametrize("command", [["count", 8], ["table", "8"]], ids=["count", "table"])
+def test_scheduler_needs_dask_backend(run_cli, command):
+    r = run_cli(*command, "--scheduler", "tcp://127.0.0.1:8786")
+    _assert_one_line_error(r)
+    assert "--backend dask" in r.stderr
+
+
+def test_unreachable_scheduler(unreachable_run):
+    p, waiter, done = unreachable_run
+    waiter.join(60)
+    assert "seconds" in done, "still waiting for tcp://127.0.0.1:1 after 60 s"
+    out, err = done["output"]
+    r = subprocess.CompletedProcess(p.args, p.returncode, out, err)
+    _assert_one_line_error(r)
+    assert "127.0.0.1:1" in err
+    assert done["seconds"] < 20

@@ -1,0 +1,198 @@
+"""`parqueens table`: Markdown on stdout, csv/json/md files, ranges, refusals.
+
+Every command runs in a subprocess (``python -m parqueens``).  Independent
+commands are started together and collected afterwards, so that the many
+interpreter start-ups overlap.
+"""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from naive import A000170, A002562
+
+
+def _popen(args, cwd=None):
+    env = dict(os.environ)
+    env.pop("PYTHONWARNINGS", None)
+    return subprocess.Popen([sys.executable, "-m", "parqueens", *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=cwd, env=env)
+
+
+def _collect(procs, timeout=120):
+    out = {}
+    for key, p in procs.items():
+        stdout, stderr = p.communicate(timeout=timeout)
+        out[key] = subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)
+    return out
+
+
+def _markdown_rows(text):
+    """Parse a Markdown table: (header names, list of row dicts)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert all(line.startswith("|") and line.endswith("|") for line in lines), text
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+    header = cells[0]
+    assert all(set(c) <= set("-:") and c for c in cells[1]), "second line must be the rule"
+    rows = [dict(zip(header, row)) for row in cells[2:]]
+    assert all(len(row) == len(header) for row in cells[2:])
+    return header, rows
+
+
+def _check_rows(rows, ns, unique):
+    assert [int(r["n"]) for r in rows] == list(ns)
+    for r in rows:
+        n = int(r["n"])
+        assert int(r["total"]) == A000170[n], r
+        if unique:
+            assert int(r["fundamental"]) == A002562[n], r
+        else:
+            assert "fundamental" not in r
+        assert r["method"] in ("d4", "mirror", "plain")
+        assert int(r["units"]) >= 0
+        assert float(r["seconds"]) >= 0
+
+
+def _assert_one_line_error(r):
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+# ------------------------------------------------------------------ stdout
+
+@pytest.fixture(scope="module")
+def stdout_runs():
+    return _collect({
+        "plain": _popen(["table", "1-12"]),
+        "unique": _popen(["table", "1-12", "--unique"]),
+        "list": _popen(["table", "4,6,8-10"]),
+        "single": _popen(["table", "8"]),
+        "overlap": _popen(["table", "8-10,9,4"]),
+    })
+
+
+def test_markdown_on_stdout(stdout_runs):
+    r = stdout_runs["plain"]
+    assert r.returncode == 0, r.stderr
+    header, rows = _markdown_rows(r.stdout)
+    assert header == ["n", "total", "method", "units", "seconds"]
+    assert len(r.stdout.strip().splitlines()) == 2 + 12
+    _check_rows(rows, range(1, 13), unique=False)
+    assert "Traceback" not in r.stderr
+
+
+def test_markdown_unique_on_stdout(stdout_runs):
+    r = stdout_runs["unique"]
+    assert r.returncode == 0, r.stderr
+    header, rows = _markdown_rows(r.stdout)
+    assert header == ["n", "total", "fundamental", "method", "units", "seconds"]
+    assert len(r.stdout.strip().splitlines()) == 2 + 12
+    _check_rows(rows, range(1, 13), unique=True)
+
+
+@pytest.mark.parametrize("key,ns", [("list", [4, 6, 8, 9, 10]), ("single", [8]),
+                                    ("overlap", [4, 8, 9, 10])])
+def test_ranges(stdout_runs, key, ns):
+    r = stdout_runs[key]
+    assert r.returncode == 0, r.stderr
+    header, rows = _markdown_rows(r.stdout)
+    _check_rows(rows, ns, unique=False)
+
+
+# ------------------------------------------------------------------ files
+
+@pytest.fixture(scope="module")
+def file_runs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("table_out")
+    runs = _collect({
+        ("csv", False): _popen(["table", "1-12", "-o", "x.csv"], cwd=d),
+        ("json", False): _popen(["table", "1-12", "-o", "x.json"], cwd=d),
+        ("md", False): _popen(["table", "1-12", "-o", "x.md"], cwd=d),
+        ("json", True): _popen(["table", "1-12", "--unique", "-o", "u.json"], cwd=d),
+    })
+    return d, runs
+
+
+def _read_table_file(path, fmt):
+    text = path.read_text()
+    if fmt == "csv":
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            return reader.fieldnames, list(reader)
+    if fmt == "json":
+        data = json.loads(text)
+        assert isinstance(data, list)
+        return list(data[0]), [{k: v for k, v in row.items()} for row in data]
+    return _markdown_rows(text)
+
+
+@pytest.mark.parametrize("fmt,unique", [("csv", False), ("json", False), ("md", False),
+                                        ("json", True)])
+def test_output_file(file_runs, fmt, unique):
+    d, runs = file_runs
+    r = runs[(fmt, unique)]
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "", "the table goes to the file, not stdout"
+    path = d / f"{'u' if unique else 'x'}.{fmt}"
+    header, rows = _read_table_file(path, fmt)
+    want = ["n", "total"] + (["fundamental"] if unique else []) + ["method", "units",
+                                                                   "seconds"]
+    assert list(header) == want
+    _check_rows(rows, range(1, 13), unique)
+    if fmt == "json":
+        # JSON keeps numbers as numbers.
+        assert all(isinstance(row["total"], int) and isinstance(row["n"], int)
+                   for row in rows)
+    assert not [p for p in os.listdir(d) if p.endswith(".part")], "temporary file left"
+
+
+# ------------------------------------------------------------------ refusals
+
+BAD_RANGES = ["5-3", "1-", "a-b", "", "1-65"]
+
+
+@pytest.fixture(scope="module")
+def refusal_runs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("table_refuse")
+    (d / "old.csv").write_text("keep me\n")
+    procs = {("range", text): _popen(["table", text]) for text in BAD_RANGES}
+    procs["txt"] = _popen(["table", "1-4", "-o", "x.txt"], cwd=d)
+    procs["exists"] = _popen(["table", "1-4", "-o", "old.csv"], cwd=d)
+    return d, _collect(procs)
+
+
+@pytest.mark.parametrize("text", BAD_RANGES, ids=repr)
+def test_bad_range_exit_2(refusal_runs, text):
+    _assert_one_line_error(refusal_runs[1][("range", text)])
+
+
+def test_unknown_extension_exit_2(refusal_runs):
+    d, runs = refusal_runs
+    _assert_one_line_error(runs["txt"])
+    assert ".csv" in runs["txt"].stderr
+    assert not (d / "x.txt").exists()
+
+
+def test_existing_file_refused_without_force(refusal_runs):
+    d, runs = refusal_runs
+    r = runs["exists"]
+    _assert_one_line_error(r)
+    assert "--force" in r.stderr
+    assert (d / "old.csv").read_text() == "keep me\n"
+
+
+def test_force_overwrites(run_cli, tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("old\n")
+    r = run_cli("table", "4-6", "-o", path, "--force")
+    assert r.returncode == 0, r.stderr
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    _check_rows(rows, [4, 5, 6], unique=False)
