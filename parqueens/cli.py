@@ -599,6 +599,7 @@ def cmd_verify(args):
     from .formats import read_solutions
     from .symmetry import canonical
     seen = set()
+    good = 0  # distinct valid solutions (canonical ones, with --unique)
     count = invalid = duplicates = not_canonical = 0
     n = args.n
     first_bad = None
@@ -618,13 +619,15 @@ def cmd_verify(args):
         if key in seen:
             duplicates += 1
             first_bad = first_bad or f"solution {i + 1} {list(queens)} is a duplicate"
+            continue
         seen.add(key)
         if args.unique and tuple(queens) != canonical(queens):
             not_canonical += 1
             first_bad = first_bad or f"solution {i + 1} {list(queens)} is not in canonical form"
+            continue
+        good += 1
     if n is None:
         n = 0
-    distinct = len(seen)
     what = "classes" if args.unique else "solutions"
     parts = [f"{args.file}: {count} solutions of n = {n}"]
     parts.append("all valid" if not invalid else f"{invalid} INVALID")
@@ -636,11 +639,13 @@ def cmd_verify(args):
         from .runner import run_count
         r = run_count(n, unique=args.unique, jobs=args.jobs)
         want = r.fundamental if args.unique else r.total
-        if ok and distinct == want:
+        if good != want:
+            ok = False
+            parts.append(f"INCOMPLETE: {good} distinct of {want} {what}")
+        elif ok:
             parts.append(f"complete: all {want} {what}")
         else:
-            ok = False
-            parts.append(f"INCOMPLETE: {distinct} distinct of {want} {what}")
+            parts.append(f"all {want} {what} present")
     print(", ".join(parts))
     if first_bad:
         print(f"first problem: {first_bad}", file=sys.stderr)

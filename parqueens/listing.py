@@ -15,6 +15,7 @@ these, so it lists them directly.
 """
 
 import itertools
+import warnings
 
 import joblib
 import numpy as np
@@ -126,7 +127,9 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     chunks = iter(lambda: list(itertools.islice(units, _CHUNK_UNITS)), [])
     unit_limit = limit or 0
     if jobs == 1:
-        results = (_enumerate_units(chunk, unique, unit_limit) for chunk in chunks)
+        from .runner import call_interruptibly
+        results = (call_interruptibly(_enumerate_units, chunk, unique, unit_limit)
+                   for chunk in chunks)
     else:
         from .runner import _ignore_sigint, warm_up
         warm_up()
@@ -148,7 +151,10 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     finally:
         close = getattr(results, "close", None)
         if close:
-            close()
+            with warnings.catch_warnings():
+                # Stopping early (limit) cancels tasks in flight on purpose.
+                warnings.simplefilter("ignore", UserWarning)
+                close()
 
 
 def solutions(n, *, unique=False, fixed=None, jobs=1, limit=None):

@@ -12,6 +12,7 @@ detected and raised.
 import itertools
 import signal
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -160,8 +161,9 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
         return
     warm_up()
     if jobs == 1 and backend is None:
-        for chunk in _chunks(units, 1):
-            yield list(zip(chunk, run_chunk(chunk, unique)))
+        # Smaller chunks in-process: Ctrl-C is answered between kernel calls.
+        for chunk in _chunks(units, 4):
+            yield list(zip(chunk, call_interruptibly(run_chunk, chunk, unique)))
         return
     chunks = list(_chunks(units, jobs))
     pending = set(range(len(chunks)))
@@ -198,6 +200,34 @@ class WorkerDied(RuntimeError):
         shown = ", ".join(unit_ids[:3]) + (", ..." if len(unit_ids) > 3 else "")
         super().__init__(f"a worker process died (killed or out of memory) while searching "
                          f"one of the {len(unit_ids)} unfinished units ({shown})")
+
+
+def call_interruptibly(fn, *args):
+    """``fn(*args)``, in a helper thread while this thread waits.
+
+    A numba kernel runs to its end once called, and a signal arriving while
+    it returns its arrays surfaces as a ``SystemError``.  The kernels release
+    the GIL (``nogil=True``), so running them in a daemon thread leaves the
+    main thread free to receive Ctrl-C and SIGTERM at once; the process then
+    exits without waiting for the thread.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    box = {}
+
+    def target():
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:  # handed to the caller
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True, name="parqueens-kernel")
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.1)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def _ignore_sigint():
