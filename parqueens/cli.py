@@ -11,7 +11,6 @@ import json
 import os
 import signal
 import sys
-import time
 
 from . import __version__
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import symmetry
 from .checks import check_fixed, check_int, check_n, fixed_conflict, resolve_jobs
-from .kernels import _search
+from .kernels import _list_solutions, _search
 from .units import iter_units, min_depth, unit_masks
 
 #: Work units per task sent to a worker.
@@ -52,12 +52,22 @@ def _enumerate_units(units, unique, limit):
         spec = unit_masks(unit, unique)
         if not spec.ok:
             continue
-        _, _, _, out, found = _search(n, spec.allowed, spec.must_row,
-                                      np.uint64(spec.must_mask), spec.leaf_mode,
-                                      spec.tie_row_a, spec.tie_row_b,
-                                      np.uint64(spec.tie_cols), by_stab, True, limit)
-        if found:
-            blocks.append(out[:found])
+        # The kernel's limit counts recorded solutions; with unique not all
+        # of them are canonical, so the limit is applied afterwards.
+        kernel_limit = 0 if unique else limit
+        capacity = 4096
+        while True:
+            leaves = np.empty((capacity, n), np.uint64)
+            _, _, _, recorded, full = _search(n, spec.allowed, spec.must_row,
+                                              np.uint64(spec.must_mask), spec.leaf_mode,
+                                              spec.tie_row_a, spec.tie_row_b,
+                                              np.uint64(spec.tie_cols), by_stab, leaves,
+                                              True, kernel_limit)
+            if not full or (kernel_limit and recorded >= kernel_limit):
+                break
+            capacity *= 4  # search the unit again: at most a third more work
+        if recorded:
+            blocks.append(_list_solutions(n, leaves, recorded, spec.leaf_mode != 0))
     if not blocks:
         return np.empty((0, n), np.uint8)
     return np.concatenate(blocks)

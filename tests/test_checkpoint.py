@@ -17,29 +17,16 @@ import pytest
 from parqueens.runner import run_count
 from parqueens.store import RunStore
 
+from cli_helpers import assert_one_line_error as _assert_one_line_error  # noqa: E402
+from cli_helpers import cli_env as _env  # noqa: E402
+from cli_helpers import collect as _collect  # noqa: E402
+from cli_helpers import popen_cli as _popen  # noqa: E402
 from naive import A000170, A002562
 
 # ------------------------------------------------------------------ helpers
 
 
-def _env():
-    env = dict(os.environ)
-    env.pop("PYTHONWARNINGS", None)
-    return env
 
-
-def _popen(args, cwd=None, new_session=False):
-    return subprocess.Popen([sys.executable, "-m", "parqueens", *map(str, args)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=cwd, env=_env(), start_new_session=new_session)
-
-
-def _collect(procs, timeout=120):
-    out = {}
-    for key, p in procs.items():
-        stdout, stderr = p.communicate(timeout=timeout)
-        out[key] = subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)
-    return out
 
 
 def _stored_units(path):
@@ -81,12 +68,6 @@ def _sha256(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
 
-
-def _assert_one_line_error(r, code=2):
-    assert r.returncode == code, (r.returncode, r.stdout, r.stderr)
-    assert r.stdout == ""
-    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
-    assert "Traceback" not in r.stderr
 
 
 _RESUMED = re.compile(r"resumed (\d+) of (\d+) units")

@@ -2,11 +2,9 @@
 the library), tables, checkpoints, a cluster of its own, and bad
 scheduler options."""
 
-import os
 import re
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 
@@ -18,34 +16,14 @@ from parqueens.backends import BackendError, dask_client  # noqa: E402
 from parqueens.runner import run_count  # noqa: E402
 from parqueens.store import RunStore  # noqa: E402
 
+from cli_helpers import assert_one_line_error as _assert_one_line_error  # noqa: E402
+from cli_helpers import collect as _collect  # noqa: E402
+from cli_helpers import popen_cli as _popen  # noqa: E402
 from naive import A000170, A002562  # noqa: E402
 
 
-def _env():
-    env = dict(os.environ)
-    env.pop("PYTHONWARNINGS", None)
-    return env
 
 
-def _popen(args, cwd=None):
-    return subprocess.Popen([sys.executable, "-m", "parqueens", *map(str, args)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=cwd, env=_env())
-
-
-def _collect(procs, timeout=180):
-    out = {}
-    for key, p in procs.items():
-        stdout, stderr = p.communicate(timeout=timeout)
-        out[key] = subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)
-    return out
-
-
-def _assert_one_line_error(r):
-    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
-    assert r.stdout == ""
-    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
-    assert "Traceback" not in r.stderr
 
 
 @pytest.fixture(scope="module", autouse=True)

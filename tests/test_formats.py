@@ -289,7 +289,7 @@ def test_abort_leaves_nothing_and_keeps_old_file(tmp_path):
 
 
 def test_part_file_is_hidden_and_named(tmp_path):
-    with SolutionWriter(tmp_path / "sols.perm", "perm", 6) as w:
+    with SolutionWriter(tmp_path / "sols.perm", "perm", 6):
         (name,) = _leftovers(tmp_path)
         assert name.startswith(".sols.perm.") and name.endswith(".part")
     assert _leftovers(tmp_path) == ["sols.perm"]

@@ -8,28 +8,15 @@ interpreter start-ups overlap.
 import csv
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
+from cli_helpers import assert_one_line_error as _assert_one_line_error  # noqa: E402
+from cli_helpers import collect as _collect  # noqa: E402
+from cli_helpers import popen_cli as _popen  # noqa: E402
 from naive import A000170, A002562
 
 
-def _popen(args, cwd=None):
-    env = dict(os.environ)
-    env.pop("PYTHONWARNINGS", None)
-    return subprocess.Popen([sys.executable, "-m", "parqueens", *map(str, args)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=cwd, env=env)
-
-
-def _collect(procs, timeout=120):
-    out = {}
-    for key, p in procs.items():
-        stdout, stderr = p.communicate(timeout=timeout)
-        out[key] = subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)
-    return out
 
 
 def _markdown_rows(text):
@@ -57,12 +44,6 @@ def _check_rows(rows, ns, unique):
         assert int(r["units"]) >= 0
         assert float(r["seconds"]) >= 0
 
-
-def _assert_one_line_error(r):
-    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
-    assert r.stdout == ""
-    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
-    assert "Traceback" not in r.stderr
 
 
 # ------------------------------------------------------------------ stdout
