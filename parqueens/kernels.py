@@ -171,8 +171,9 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
             free ^= bit
             nodes += _ONE
             ncols = cols | bit
-            if row == must_row and (ncols & must_mask) != must_mask:
-                continue
+            if must_row is not None:  # None: compiled without this check
+                if row == must_row and (ncols & must_mask) != must_mask:
+                    continue
             nld = (ld | bit) << _ONE
             nrd = (rd | bit) >> _ONE
             nfree = allowed[row + 1] & ~(ncols | nld | nrd)
@@ -284,9 +285,14 @@ def _search_batch(n, allowed, must_row, must_mask, leaf_mode, ties):
     for u in range(units):
         if allowed[u, 0] == _ZERO:
             continue
-        c, k, o, _, _ = _search(n, allowed[u], must_row[u], must_mask[u], leaf_mode[u],
-                                ties[u, 0], ties[u, 1], np.uint64(ties[u, 2]), by_stab[u],
-                                leaves, False, 0)
+        if must_row[u] >= 0:
+            c, k, o, _, _ = _search(n, allowed[u], must_row[u], must_mask[u], leaf_mode[u],
+                                    ties[u, 0], ties[u, 1], np.uint64(ties[u, 2]),
+                                    by_stab[u], leaves, False, 0)
+        else:
+            c, k, o, _, _ = _search(n, allowed[u], None, must_mask[u], leaf_mode[u],
+                                    ties[u, 0], ties[u, 1], np.uint64(ties[u, 2]),
+                                    by_stab[u], leaves, False, 0)
         solutions[u] = c
         nodes[u] = k
         overflow = overflow or o
