@@ -398,3 +398,34 @@ def test_status_not_a_checkpoint(run_cli, tmp_path):
     r = run_cli("status", path)
     _assert_one_line_error(r)
     assert path.read_text() == "hello\n"
+
+
+# ------------------------------------------------------------------ worker faults
+
+def test_worker_killed_mid_run_then_resume(tmp_path):
+    """SIGKILL to one loky worker: a clear one-line error naming units, exit 1,
+    finished units kept; the re-run completes with the right count."""
+    import psutil
+    ck = tmp_path / "w.sqlite"
+    args = ["count", 16, "--jobs", 2, "--checkpoint", ck, "--quiet"]
+    proc = _popen(args, new_session=True)
+    try:
+        _wait_for_units(proc, ck, 1)
+        workers = [c for c in psutil.Process(proc.pid).children(recursive=True)
+                   if "LokyProcess" in " ".join(c.cmdline())]
+        assert workers, "no loky worker found"
+        workers[0].kill()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            _kill_group(proc)
+    assert proc.returncode == 1, (out, err)
+    lines = [ln for ln in err.strip().splitlines() if ln.startswith("parqueens")]
+    assert len(lines) == 1 and "worker process died" in lines[0], err
+    assert re.search(r"d4/16/[\d.]+", lines[0]) and str(ck) in lines[0]
+    kept = _stored_units(ck)
+    assert kept >= 1
+    r = _collect({0: _popen(["count", 16, "--jobs", 2, "--checkpoint", ck])})[0]
+    assert r.returncode == 0 and r.stdout.strip() == str(A000170[16]), r.stderr
+    m = _RESUMED.search(r.stderr)
+    assert m and int(m.group(1)) == kept

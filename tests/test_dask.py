@@ -193,3 +193,37 @@ def test_unreachable_scheduler(unreachable_run):
     _assert_one_line_error(r)
     assert "127.0.0.1:1" in err
     assert done["seconds"] < 20
+
+
+def test_worker_lost_mid_run(tmp_path):
+    """A Dask worker killed mid-run: Dask reschedules its tasks and the run
+    completes with the right count (or, at worst, stops with a clear error)."""
+    import psutil
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        ck = tmp_path / "lost.sqlite"
+        proc = _popen(["count", 16, "--backend", "dask", "--scheduler",
+                       cluster.scheduler_address, "--checkpoint", ck, "--quiet"])
+        deadline = time.monotonic() + 60
+        stored = 0
+        while stored < 1 and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                db = sqlite3.connect(f"file:{ck}?mode=ro", uri=True, timeout=0.2)
+                stored = db.execute("SELECT count(*) FROM units").fetchone()[0]
+                db.close()
+            except sqlite3.Error:
+                pass
+            time.sleep(0.02)
+        me = psutil.Process()
+        workers = [p for p in me.children(recursive=True)
+                   if p.pid != proc.pid and "python" in p.name().lower()
+                   and p.children() == []]
+        assert proc.poll() is None and workers, "the run ended before a worker could be killed"
+        workers[0].kill()
+        out, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err, err
+    if proc.returncode == 0:
+        assert out.strip() == str(A000170[16])
+    else:
+        assert proc.returncode in (1, 2), (proc.returncode, err)
+        assert "parqueens" in err
