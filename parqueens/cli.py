@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import sys
+import warnings
 
 from . import __version__
 
@@ -663,6 +664,10 @@ def main(argv=None):
     from .runner import WorkerDied
     from .store import CheckpointError
     parser = build_parser()
+    # joblib warns when an interrupted or limited run cancels its tasks: that
+    # is what the user asked for, and the message says what happened.
+    warnings.filterwarnings("ignore", message=r".*tasks which were still being processed",
+                            category=UserWarning)
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     args = None
     try:

@@ -162,7 +162,13 @@ class RunStore:
             self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?", (seconds, n))
             self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            # Ctrl-C may land before or after COMMIT: undo only an open
+            # transaction, and let the interrupt itself propagate.
+            if self.db.in_transaction:
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
             raise
 
     def finish_run(self, n, total, fundamental=None):
