@@ -2,6 +2,7 @@
 the library), tables, checkpoints, a cluster of its own, and bad
 scheduler options."""
 
+import os
 import re
 import sqlite3
 import subprocess
@@ -214,12 +215,10 @@ def test_worker_lost_mid_run(tmp_path):
             except sqlite3.Error:
                 pass
             time.sleep(0.02)
-        me = psutil.Process()
-        workers = [p for p in me.children(recursive=True)
-                   if p.pid != proc.pid and "python" in p.name().lower()
-                   and p.children() == []]
+        with distributed.Client(cluster) as client:
+            workers = sorted(client.run(os.getpid).values())
         assert proc.poll() is None and workers, "the run ended before a worker could be killed"
-        workers[0].kill()
+        psutil.Process(workers[0]).kill()
         out, err = proc.communicate(timeout=120)
     assert "Traceback" not in err, err
     if proc.returncode == 0:
