@@ -17,10 +17,27 @@ The symmetry helpers live in :mod:`parqueens.symmetry`.
 
 __version__ = "0.1.0"
 
-from .construct import construct, is_solution  # noqa: E402
-from .listing import first_solution, solutions  # noqa: E402
-from .runner import CountResult, run_count  # noqa: E402
-from .symmetry import canonical, orbit, orbit_size, transform  # noqa: E402
+import importlib
+
+# The public names are imported on first use (PEP 562), so that the command
+# line starts, and answers Ctrl-C, before numba and numpy are loaded.
+_LAZY = {"construct": "construct", "is_solution": "construct",
+         "first_solution": "listing", "solutions": "listing",
+         "CountResult": "runner", "run_count": "runner",
+         "canonical": "symmetry", "orbit": "symmetry", "orbit_size": "symmetry",
+         "transform": "symmetry"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=None):
@@ -52,6 +69,7 @@ def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=
     TypeError, ValueError
         For invalid arguments.
     """
+    from .runner import run_count
     return run_count(n, jobs=jobs, method=method, split_depth=split_depth,
                      progress=progress, fixed=fixed).total
 
@@ -63,6 +81,7 @@ def count_unique(n, *, jobs=None, method=None, split_depth=None, progress=False)
     ``total`` is OEIS A000170, ``fundamental`` OEIS A002562 and ``orbits``
     maps orbit size (8, 4, 2, 1) to the number of classes of that size.
     """
+    from .runner import run_count
     return run_count(n, unique=True, jobs=jobs, method=method, split_depth=split_depth,
                      progress=progress)
 

@@ -9,6 +9,7 @@ stderr, never a traceback); 130 interrupted (Ctrl-C); 143 terminated
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 import warnings
@@ -35,7 +36,7 @@ class _Parser(argparse.ArgumentParser):
 def board_size(text):
     """argparse type for a board size: a non-negative decimal integer."""
     text = text.strip()
-    if not text.lstrip("+").isdigit():
+    if not re.fullmatch(r"\+?[0-9]+", text):
         raise argparse.ArgumentTypeError(f"board size must be a non-negative integer, "
                                          f"got {text!r}")
     return int(text)
@@ -71,6 +72,13 @@ def fixed_queens(text):
         return parse_fixed(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+class _Extend(argparse.Action):
+    """Repeated --fixed options add up: ``--fixed 0:0 --fixed 1:4``."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, (getattr(namespace, self.dest) or []) + list(values))
 
 
 def board_range(text):
@@ -119,7 +127,8 @@ def _add_run_options(p, *, fixed=True):
     p.add_argument("--estimate", action="store_true",
                    help="only print an estimate of the running time, and exit")
     if fixed:
-        p.add_argument("--fixed", type=fixed_queens, metavar="ROW:COL[,ROW:COL...]",
+        p.add_argument("--fixed", type=fixed_queens, action=_Extend,
+                       metavar="ROW:COL[,ROW:COL...]",
                        help="count only solutions containing these queens (0-based)")
     _add_progress(p)
 
@@ -184,7 +193,8 @@ def build_parser():
     p.add_argument("--unique", action="store_true",
                    help="only the canonical form (smallest member) of each symmetry class")
     p.add_argument("--limit", type=positive_int, metavar="K", help="stop after K solutions")
-    p.add_argument("--fixed", type=fixed_queens, metavar="ROW:COL[,ROW:COL...]",
+    p.add_argument("--fixed", type=fixed_queens, action=_Extend,
+                       metavar="ROW:COL[,ROW:COL...]",
                    help="only solutions containing these queens (0-based)")
     _add_jobs(p)
     _add_output(p, FORMATS, "perm")
@@ -197,7 +207,8 @@ def build_parser():
                                    "first solution lies deep in the tree): `parqueens "
                                    "construct N` gives a solution for any n at once.")
     p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
-    p.add_argument("--fixed", type=fixed_queens, metavar="ROW:COL[,ROW:COL...]",
+    p.add_argument("--fixed", type=fixed_queens, action=_Extend,
+                       metavar="ROW:COL[,ROW:COL...]",
                    help="the first solution containing these queens (0-based)")
     _add_output(p, FORMATS, "perm")
     p.set_defaults(func=cmd_first)
@@ -239,6 +250,18 @@ def _show_progress(args):
     if getattr(args, "progress", None):
         return True
     return sys.stderr.isatty()
+
+
+def _check_jobs(args):
+    """Warn when --jobs asks for more processes than there are cores."""
+    jobs = getattr(args, "jobs", None)
+    if jobs is None or jobs < 2 or getattr(args, "backend", "loky") == "dask":
+        return
+    import joblib
+    cores = joblib.cpu_count()
+    if jobs > cores:
+        _note(args, f"--jobs {jobs} is more than the {cores} cores available: the extra "
+                    f"processes (about 150 MB each) only share those cores")
 
 
 def _note(args, message):
@@ -302,7 +325,14 @@ def _maybe_estimate(args, n, jobs, fixed=None):
             f"job(s) ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
             f"Knuth's random probes, usually within a factor of 2)")
     if args.estimate:
-        print(text)
+        if getattr(args, "json", False):
+            print(json.dumps({"n": n, "estimate_seconds": e["seconds"], "jobs": e["jobs"],
+                              "nodes": e["nodes"], "nodes_per_second": e["rate"]}))
+        else:
+            print(text)
+        if getattr(args, "checkpoint", None):
+            _note(args, "(the estimate is for the whole run; units already finished in "
+                        f"{args.checkpoint} are not subtracted)")
         return True
     if e["seconds"] > 60:
         _note(args, text)
@@ -312,14 +342,26 @@ def _maybe_estimate(args, n, jobs, fixed=None):
 # ---------------------------------------------------------------- commands
 
 def _params(args, command, ns):
-    return {"command": command, "n": ns, "method": args.method, "unique": args.unique,
-            "split_depth": args.split_depth,
-            "fixed": [list(q) for q in sorted(getattr(args, "fixed", None) or [])]}
+    # The method as run (None means d4, or plain with fixed queens), so that
+    # naming the default does not make another run; the split depth is
+    # checked per n by the store, and adopted from it when not given.
+    fixed = sorted(getattr(args, "fixed", None) or [])
+    method = args.method or ("plain" if fixed else "d4")
+    return {"command": command, "n": ns, "method": method, "unique": args.unique,
+            "fixed": [list(q) for q in fixed]}
 
 
 def cmd_count(args):
     from .runner import run_count
     _check_backend_args(args)
+    if args.verify:
+        from . import oeis
+        if args.fixed:
+            raise UsageError("parqueens: --verify compares whole-board counts; it cannot be "
+                             "used with --fixed")
+        if args.n not in oeis.KNOWN:
+            raise UsageError(f"parqueens: --verify knows the published counts for n <= "
+                             f"{max(oeis.KNOWN)}, not n = {args.n}")
     with _Backend(args) as (backend, jobs):
         if _maybe_estimate(args, args.n, jobs, args.fixed):
             return 0
@@ -338,9 +380,6 @@ def cmd_count(args):
         _note(args, f"resumed {result.resumed} of {result.units} units from {args.checkpoint}")
     if args.verify:
         from . import oeis
-        if args.fixed:
-            raise UsageError("parqueens: --verify compares whole-board counts; it cannot be "
-                             "used with --fixed")
         ok, message = oeis.check(result.n, result.total, result.fundamental)
         print(message, file=sys.stderr)
         code = 1 if ok is False else 0
@@ -371,6 +410,12 @@ def cmd_table(args):
         _check_out_path(args.out, args.force)
     ns = args.range
     rows = []
+    if args.split_depth is not None:
+        from .runner import choose_depth, resolve_method
+        for n in ns:  # before the header is printed; n <= 2 has no work units
+            if n >= 3:
+                    choose_depth(n, resolve_method(args.method, n, (), args.unique), 1,
+                             args.split_depth)
     with _Backend(args) as (backend, jobs):
         if args.estimate:
             for n in ns:
@@ -514,6 +559,11 @@ def _range_text(ns):
 
 def _output_format(args, default="perm"):
     from .formats import EXTENSIONS
+    if args.format and args.out and args.out != "-":
+        ext = os.path.splitext(args.out)[1].lower()
+        if ext in EXTENSIONS and EXTENSIONS[ext] != args.format:
+            raise UsageError(f"parqueens: --format {args.format} contradicts the extension of "
+                             f"{args.out} ({EXTENSIONS[ext]}); rename the file or drop --format")
     if args.format:
         return args.format
     if args.out and args.out != "-":
@@ -586,10 +636,25 @@ def cmd_first(args):
 def cmd_construct(args):
     from .construct import construct
     fmt = _output_format(args)
+    _check_construct_memory(args.n, fmt, bool(args.out and args.out != "-"))
     queens = construct(args.n)
     with _writer(args, args.n, fmt, 1) as w:
         w.write_many(queens.reshape(1, -1))
     return 0
+
+
+def _check_construct_memory(n, fmt, to_file):
+    """Refuse a construction that cannot fit in memory, before trying it."""
+    import psutil
+    # Measured: about 64 bytes per row to build and check the solution, and
+    # about 150 per row when it is rendered as text for stdout.
+    need = n * (64 if to_file or fmt == "npy" else 160)
+    available = psutil.virtual_memory().available
+    if need > available:
+        raise UsageError(f"parqueens: construct {n} needs about {need / 2**30:.1f} GiB of "
+                         f"memory, and {available / 2**30:.1f} GiB are available"
+                         + ("; --out FILE needs less" if n * 64 <= available and not to_file
+                            else ""))
 
 
 def cmd_verify(args):
@@ -671,13 +736,24 @@ def main(argv=None):
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     args = None
     try:
+        if sys.stdout is None or sys.stdout.closed:
+            raise UsageError("parqueens: standard output is closed; nowhere to print the result")
         args = parser.parse_args(argv)
+        _check_jobs(args)
         return args.func(args)
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
     except (ValueError, TypeError, OverflowError, CheckpointError, BackendError) as exc:
         print(f"parqueens: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader went away (`parqueens solutions 12 | head`): stop quietly,
+        # with the code of a process killed by SIGPIPE, as other tools do.
+        _silence_stdout()
+        return 141
+    except MemoryError:
+        print("parqueens: error: not enough memory for this command", file=sys.stderr)
         return 2
     except OSError as exc:
         msg = exc.strerror or str(exc)
@@ -696,8 +772,6 @@ def main(argv=None):
         code = 143 if isinstance(exc, Terminated) else 130
         print(_interrupt_message(args, exc, code), file=sys.stderr)
         return code
-    except BrokenPipeError:
-        return 0
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -723,9 +797,23 @@ def _interrupt_message(args, exc, code):
     return f"parqueens: {what}"
 
 
+def _silence_stdout():
+    # Python flushes stdout at exit; a broken pipe would then print an error.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def console_main():
     """Console-script wrapper: exits with :func:`main`'s code."""
-    sys.exit(main())
+    try:
+        code = main()
+    except KeyboardInterrupt:  # before main's own handler is in place
+        print("parqueens: interrupted", file=sys.stderr)
+        code = 130
+    sys.exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

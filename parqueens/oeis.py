@@ -37,4 +37,7 @@ def check(n, total, fundamental=None):
         bad.append(f"fundamental {fundamental} != {want_fund}")
     if bad:
         return False, f"n = {n}: MISMATCH with OEIS: " + "; ".join(bad)
-    return True, f"n = {n}: matches OEIS A000170" + (" and A002562" if fundamental is not None else "")
+    # A002562 starts at n = 1; n = 0 (one empty placement) is only a convention.
+    also = "" if fundamental is None else (" and A002562" if n >= 1 else
+                                           " (fundamental: 1 by convention)")
+    return True, f"n = {n}: matches OEIS A000170{also}"

@@ -1,0 +1,110 @@
+"""The command line at its edges: pipes, closed output, repeated options,
+checkpoint parameters, and refusals that must come before any work."""
+
+import json
+import subprocess
+import sys
+
+import joblib
+import pytest
+from cli_helpers import assert_one_line_error, cli_env, popen_cli
+
+
+def test_broken_pipe_is_quiet():
+    """`parqueens solutions 10 | head -1`: the reader leaves early; the writer
+    stops with SIGPIPE's code 141 and says nothing."""
+    p = popen_cli(["solutions", 10])
+    first = p.stdout.readline()
+    p.stdout.close()
+    p.wait(timeout=60)
+    err = p.stderr.read()
+    assert first == "0 2 5 7 9 4 8 1 3 6\n"
+    assert p.returncode == 141, (p.returncode, err)
+    assert err == ""
+
+
+@pytest.mark.parametrize("command", ["count 8", "solutions 8"])
+def test_closed_stdout(command):
+    r = subprocess.run(f"{sys.executable} -m parqueens {command} >&-", shell=True,
+                       capture_output=True, text=True, env=cli_env())
+    assert r.returncode == 2
+    assert r.stderr.strip() == ("parqueens: standard output is closed; nowhere to print the "
+                                "result")
+
+
+def test_repeated_fixed_add_up(run_cli):
+    both = run_cli("count", 8, "--fixed", "0:0", "--fixed", "1:4")
+    assert both.stdout == run_cli("count", 8, "--fixed", "0:0,1:4").stdout == "1\n"
+    assert run_cli("count", 8, "--fixed", "1:4").stdout == "8\n"
+
+
+def test_checkpoint_with_the_defaults_named(run_cli, tmp_path):
+    """Naming the default method, or the depth the first run chose, is the
+    same run; another depth is refused and changes nothing."""
+    ck = tmp_path / "c.sqlite"
+    first = run_cli("count", 12, "--checkpoint", ck, "--json", "--jobs", 1)
+    depth = json.loads(first.stdout)["split_depth"]
+    again = run_cli("count", 12, "--method", "d4", "--split-depth", depth,
+                    "--checkpoint", ck, "--json", "--jobs", 1)
+    assert again.returncode == 0, again.stderr
+    d = json.loads(again.stdout)
+    assert d["total"] == 14200 and d["resumed"] == d["units"] > 0
+    before = ck.read_bytes()
+    other = run_cli("count", 12, "--split-depth", depth + 1, "--checkpoint", ck)
+    assert_one_line_error(other)
+    assert "depth" in other.stderr
+    assert ck.read_bytes() == before
+
+
+def test_more_jobs_than_cores_warns(run_cli):
+    jobs = joblib.cpu_count() + 1
+    r = run_cli("count", 9, "--jobs", jobs)
+    assert r.stdout == "352\n"
+    assert f"--jobs {jobs} is more than the {jobs - 1} cores" in r.stderr
+    assert run_cli("count", 9, "--jobs", jobs, "--quiet").stderr == ""
+
+
+def test_estimate_json(run_cli):
+    r = run_cli("count", 14, "--estimate", "--json", "--jobs", 1)
+    d = json.loads(r.stdout)
+    assert d["n"] == 14 and d["jobs"] == 1 and d["estimate_seconds"] > 0 and d["nodes"] > 0
+
+
+def test_verify_beyond_the_table_refused_first(run_cli):
+    r = run_cli("count", 28, "--verify")
+    assert_one_line_error(r)
+    assert "n <= 27" in r.stderr
+
+
+def test_table_bad_depth_before_any_output(run_cli):
+    r = run_cli("table", "2-8", "--split-depth", 4)
+    assert_one_line_error(r)
+    assert "n = 3" in r.stderr
+
+
+def test_construct_too_big_for_memory(run_cli):
+    r = run_cli("construct", 10 ** 20)
+    assert_one_line_error(r)
+    assert "GiB of memory" in r.stderr
+
+
+def test_format_contradicting_extension(run_cli, tmp_path):
+    out = tmp_path / "s8.npy"
+    r = run_cli("solutions", 8, "--out", out, "--format", "perm")
+    assert_one_line_error(r)
+    assert "contradicts" in r.stderr and not out.exists()
+
+
+@pytest.mark.parametrize("text", ["\u0668", "\uff18", "1_0", "0x8"])
+def test_only_ascii_digits(run_cli, text):
+    assert_one_line_error(run_cli("count", text))
+
+
+def test_command_line_starts_without_numba():
+    """Importing the CLI loads no numba or numpy, so it answers Ctrl-C and
+    --help at once."""
+    code = ("import sys, parqueens.cli; "
+            "print(sorted(m for m in ('numba', 'numpy', 'joblib') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=cli_env())
+    assert r.stdout.strip() == "[]", r.stderr
