@@ -17,14 +17,22 @@ one row per board size; ``units(n, unit_id, solutions, s1, s2, s4, s8, nodes)`` 
 per finished unit, counts as decimal text (exact beyond 64 bits).
 """
 
+import contextlib
 import json
 import os
+import shutil
 import sqlite3
 import time
 
 from . import __version__
 
 FORMAT = "parqueens-checkpoint-1"
+
+# The columns every checkpoint must have; checked when a file is opened, so
+# that a damaged file is refused before any work rather than in the middle.
+_COLUMNS = {"meta": "key, value",
+            "runs": "n, split_depth, units_total, seconds, finished, total, fundamental",
+            "units": "n, unit_id, solutions, s1, s2, s4, s8, nodes"}
 
 
 class CheckpointError(Exception):
@@ -41,52 +49,72 @@ class RunStore:
     params : dict or None
         The command's parameters (JSON-serialisable).  A new file records
         them; an existing file must have been made with equal parameters.
-        None opens an existing file read-only for :meth:`summary`.
+        None opens an existing file read-only for :meth:`summary` (also in
+        a read-only folder).
 
     Raises
     ------
     CheckpointError
-        The file is not a parqueens checkpoint, is damaged, was written by
-        another parqueens version, or by other parameters; or it cannot be
-        created.  Nothing in the file is changed then.
+        The file is not a parqueens checkpoint, is damaged or incomplete,
+        was written by another parqueens version or by other parameters; or
+        it is read-only (unless params is None), locked, or cannot be created
+        (no space left, no such folder...).  Nothing in an existing file is
+        changed then, and a file created by this call is removed again.
     """
 
     def __init__(self, path, params=None):
         self.path = os.fspath(path)
+        self.db = None
+        readonly = params is None
         exists = os.path.exists(self.path)
-        if params is None and not exists:
+        if readonly and not exists:
             raise CheckpointError(f"{self.path}: no such checkpoint file")
         if exists and os.path.isdir(self.path):
             raise CheckpointError(f"{self.path} is a folder, not a checkpoint file")
-        if exists and os.path.getsize(self.path) > 0:
-            self._check_header()
+        empty = not exists or os.path.getsize(self.path) == 0
+        if readonly and empty:
+            raise CheckpointError(f"{self.path} is empty, not a parqueens checkpoint")
+        if not empty:
+            self._check_header(readonly)
+        if exists and not readonly and not os.access(self.path, os.W_OK):
+            # Refuse before any work; SQLite itself would only fail at the
+            # first save, after leaving -wal/-shm files next to the file.
+            raise CheckpointError(f"{self.path} is read-only; make it writable "
+                                  f"(chmod u+w) or use another file")
         try:
-            uri = "file:" + _quote(self.path) + ("?mode=ro" if params is None else "")
-            self.db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
-        except sqlite3.Error as exc:
-            raise CheckpointError(f"{self.path}: cannot open checkpoint ({exc})") from None
-        try:
-            if exists and os.path.getsize(self.path) > 0:
-                self._open_existing(params)
-            else:
+            if empty:
                 self._create(params)
-        except sqlite3.DatabaseError as exc:
-            self.db.close()
-            raise CheckpointError(f"{self.path}: damaged or not a parqueens checkpoint "
-                                  f"({exc})") from None
-        except CheckpointError:
-            self.db.close()
+            elif readonly:
+                self._open_readonly()
+            else:
+                self.db = self._connect("")
+                self._open_existing(params)
+                self._check_writable()
+        except BaseException as exc:
+            if self.db is not None:
+                self.db.close()
+            if not exists:  # leave nothing behind, e.g. a 0-byte file on a full disk
+                for name in (self.path, self.path + "-wal", self.path + "-shm"):
+                    with contextlib.suppress(OSError):
+                        os.remove(name)
+            if isinstance(exc, sqlite3.Error):
+                raise self._error(exc, "create" if empty else "open") from None
             raise
 
-    def _check_header(self):
+    def _connect(self, query):
+        uri = "file:" + _quote(self.path) + (f"?{query}" if query else "")
+        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+
+    def _check_header(self, readonly):
         with open(self.path, "rb") as f:
             head = f.read(16)
         if head != b"SQLite format 3\x00":
             raise CheckpointError(f"{self.path} is not a parqueens checkpoint (not an "
-                                  f"SQLite file); refusing to overwrite it")
+                                  f"SQLite file)" + ("" if readonly else
+                                                     "; refusing to overwrite it"))
 
     def _create(self, params):
-        db = self.db
+        self.db = db = self._connect("")
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("BEGIN")
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -103,7 +131,37 @@ class RunStore:
         db.execute("COMMIT")
         self.params = params
 
+    def _open_readonly(self):
+        """Open for reading only: never writes, not even in a read-only folder."""
+        self.db = self._connect("mode=ro")
+        try:
+            self._open_existing(None)
+        except sqlite3.OperationalError as exc:
+            # A WAL reader needs a -shm index next to the file, which it cannot
+            # create in a read-only folder.  Without a -wal file the main file
+            # holds everything, so it can be read as immutable instead.
+            if not _name(exc).startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")):
+                raise
+            wal = self.path + "-wal"
+            if os.path.exists(wal) and os.path.getsize(wal) > 0:
+                raise CheckpointError(f"cannot read {self.path}: its folder is read-only and "
+                                      f"{wal} holds part of it; copy both files to a "
+                                      f"writable folder") from None
+            self.db.close()
+            self.db = self._connect("mode=ro&immutable=1")
+            self._open_existing(None)
+
     def _open_existing(self, params):
+        tables = {r[0] for r in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            # The first tables of a new file live in its -wal file until SQLite
+            # copies them over: a copy made mid-run without it looks empty.
+            raise CheckpointError(f"{self.path} looks incomplete: it has no tables (was it "
+                                  f"copied without its -wal file while a run was writing it?)")
+        missing = sorted(set(_COLUMNS) - tables)
+        if missing:
+            raise self._damaged(f"no table {', '.join(missing)}")
         meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("format") != FORMAT:
             raise CheckpointError(f"{self.path} is not a parqueens checkpoint")
@@ -111,19 +169,84 @@ class RunStore:
             raise CheckpointError(f"{self.path} was written by parqueens "
                                   f"{meta.get('version')}, this is {__version__}; "
                                   f"finish it with that version or start a new file")
-        stored = json.loads(meta["params"])
+        try:
+            stored = json.loads(meta["params"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise self._damaged(f"params: {exc}") from None
+        if not isinstance(stored, dict):
+            raise self._damaged(f"params: not a JSON object: {meta['params'][:40]}")
         if params is not None and stored != params:
             diff = ", ".join(f"{k}: {stored.get(k)!r} there, {params.get(k)!r} now"
                              for k in sorted(set(stored) | set(params))
                              if stored.get(k) != params.get(k))
             raise CheckpointError(f"{self.path} belongs to another run ({diff}); "
                                   f"use another file or the same parameters")
-        self.db.execute("SELECT count(*) FROM units").fetchone()  # detects damage early
+        for table, columns in _COLUMNS.items():  # "no such column" is damage too
+            self.db.execute(f"SELECT {columns} FROM {table} LIMIT 0")
+        # Every count must be decimal text (int() of it cannot fail later);
+        # this one scan also reads every page of units, finding corruption.
+        counts = " AND ".join(map(_decimal, ("solutions", "s1", "s2", "s4", "s8", "nodes")))
+        bad = self.db.execute(f"SELECT n, unit_id FROM units WHERE NOT coalesce({counts}, 0) "
+                              f"LIMIT 1").fetchone()
+        if bad:
+            raise self._damaged(f"n = {bad[0]}, unit {bad[1]}: a count is not a number")
+        bad = self.db.execute(f"SELECT n FROM runs WHERE NOT (total IS NULL OR "
+                              f"{_decimal('total')}) OR NOT (fundamental IS NULL OR "
+                              f"{_decimal('fundamental')}) LIMIT 1").fetchone()
+        if bad:
+            raise self._damaged(f"n = {bad[0]}: the total is not a number")
         self.params = stored
 
+    def _check_writable(self):
+        # BEGIN IMMEDIATE alone succeeds on a read-only WAL database; only a
+        # write statement (which changes nothing here) finds out.
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("DELETE FROM meta WHERE 0")
+        finally:
+            self.db.execute("ROLLBACK")
+
+    def _damaged(self, detail):
+        return CheckpointError(f"{self.path} is damaged or not a parqueens checkpoint "
+                               f"({detail})")
+
+    def _error(self, exc, doing):
+        """The CheckpointError for an sqlite3 error while doing "create",
+        "open", "save" or "read"."""
+        name = _name(exc)
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if name.startswith("SQLITE_FULL") or (name.startswith("SQLITE_IOERR")
+                                              and _free_bytes(folder) < 1 << 20):
+            kept = "; the units saved before are kept in it" if doing == "save" else ""
+            return CheckpointError(f"{self.path}: no space left on the disk, cannot {doing} "
+                                   f"the checkpoint ({exc}){kept}")
+        if name == "SQLITE_READONLY_DIRECTORY":
+            return CheckpointError(f"{self.path}: its folder is read-only (SQLite needs to "
+                                   f"create {os.path.basename(self.path)}-wal there)")
+        if name.startswith("SQLITE_READONLY"):
+            return CheckpointError(f"{self.path} is read-only; make it writable "
+                                   f"(chmod u+w) or use another file")
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return CheckpointError(f"{self.path} is locked by another process ({exc}); "
+                                   f"is another parqueens run using it?")
+        if name.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_PERM")):
+            return CheckpointError(f"{self.path}: cannot {doing} the checkpoint ({exc})")
+        return self._damaged(exc)
+
+    @contextlib.contextmanager
+    def _sqlite_errors(self, doing):
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise self._error(exc, doing) from None
+
     def run_depth(self, n):
-        """The split depth recorded for board size n, or None."""
-        row = self.db.execute("SELECT split_depth FROM runs WHERE n = ?", (n,)).fetchone()
+        """The split depth recorded for board size n, or None.
+
+        Raises :class:`CheckpointError` if the file cannot be read."""
+        with self._sqlite_errors("read"):
+            row = self.db.execute("SELECT split_depth FROM runs WHERE n = ?",
+                                  (n,)).fetchone()
         return None if row is None else row[0]
 
     def begin_run(self, n, split_depth, units_total):
@@ -131,69 +254,81 @@ class RunStore:
 
         Returns ``{unit_id: (solutions, (s1, s2, s4, s8), nodes)}``.
         Raises :class:`CheckpointError` if the file's run of n used another
-        split depth or unit count.
+        split depth or unit count, if a stored unit is damaged, or if the
+        file cannot be written (e.g. no space left).
         """
-        row = self.db.execute("SELECT split_depth, units_total FROM runs WHERE n = ?",
-                              (n,)).fetchone()
-        if row is None:
-            self.db.execute("INSERT INTO runs (n, split_depth, units_total) VALUES (?, ?, ?)",
-                            (n, split_depth, units_total))
-        elif tuple(row) != (split_depth, units_total):
-            raise CheckpointError(f"{self.path}: n = {n} was split at depth {row[0]} into "
-                                  f"{row[1]} units, not {split_depth} into {units_total}")
-        done = {}
-        for uid, s, a, b, c, d, k in self.db.execute(
-                "SELECT unit_id, solutions, s1, s2, s4, s8, nodes FROM units WHERE n = ?",
-                (n,)):
-            done[uid] = (int(s), (int(a), int(b), int(c), int(d)), int(k))
-        return done
+        with self._sqlite_errors("save"):
+            row = self.db.execute("SELECT split_depth, units_total FROM runs WHERE n = ?",
+                                  (n,)).fetchone()
+            if row is None:
+                self.db.execute("INSERT INTO runs (n, split_depth, units_total) "
+                                "VALUES (?, ?, ?)", (n, split_depth, units_total))
+            elif tuple(row) != (split_depth, units_total):
+                raise CheckpointError(f"{self.path}: n = {n} was split at depth {row[0]} "
+                                      f"into {row[1]} units, not {split_depth} into "
+                                      f"{units_total}")
+            rows = self.db.execute("SELECT unit_id, solutions, s1, s2, s4, s8, nodes "
+                                   "FROM units WHERE n = ?", (n,)).fetchall()
+        return {uid: (int(s), (int(a), int(b), int(c), int(d)), int(k))
+                for uid, s, a, b, c, d, k in rows}
 
     def add(self, n, results, seconds):
         """Store finished units in one transaction.
 
         ``results``: iterable of ``(unit_id, solutions, by_stab, nodes)``;
         ``seconds``: wall time spent on them, added to the run's total.
+        Raises :class:`CheckpointError` if they cannot be saved (e.g. no
+        space left); the units saved before are kept.
         """
         rows = [(n, uid, str(s), *(str(x) for x in b), str(k)) for uid, s, b, k in results]
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            self.db.executemany("INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                rows)
-            self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?", (seconds, n))
-            self.db.execute("COMMIT")
-        except BaseException:
-            # Ctrl-C may land before or after COMMIT: undo only an open
-            # transaction, and let the interrupt itself propagate.
-            if self.db.in_transaction:
-                try:
-                    self.db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-            raise
+        with self._sqlite_errors("save"):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self.db.executemany("INSERT OR REPLACE INTO units VALUES "
+                                    "(?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?",
+                                (seconds, n))
+                self.db.execute("COMMIT")
+            except BaseException:
+                # Ctrl-C may land before or after COMMIT: undo only an open
+                # transaction, and let the interrupt itself propagate.
+                if self.db.in_transaction:
+                    try:
+                        self.db.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                raise
 
     def finish_run(self, n, total, fundamental=None):
-        """Mark the run of n complete, with its final counts (ints)."""
-        self.db.execute("UPDATE runs SET finished = 1, total = ?, fundamental = ? WHERE n = ?",
-                        (str(total), None if fundamental is None else str(fundamental), n))
+        """Mark the run of n complete, with its final counts (ints).
+
+        Raises :class:`CheckpointError` if the file cannot be written."""
+        with self._sqlite_errors("save"):
+            self.db.execute("UPDATE runs SET finished = 1, total = ?, fundamental = ? "
+                            "WHERE n = ?", (str(total), None if fundamental is None
+                                            else str(fundamental), n))
 
     def summary(self):
         """Per board size, a dict: ``n``, ``split_depth``, ``units_total``,
         ``units_done``, ``seconds`` (of work stored), ``finished``, the final
         ``total`` and ``fundamental`` (None until finished), and ``units``
-        (``{unit_id: (solutions, by_stab, nodes)}``)."""
+        (``{unit_id: (solutions, by_stab, nodes)}``).
+
+        Raises :class:`CheckpointError` if the file is damaged or unreadable."""
         out = []
-        for n, depth, total_units, seconds, finished, total, fund in self.db.execute(
-                "SELECT n, split_depth, units_total, seconds, finished, total, fundamental "
-                "FROM runs ORDER BY n"):
-            rows = self.db.execute("SELECT unit_id, solutions, s1, s2, s4, s8, nodes FROM units "
-                                   "WHERE n = ?", (n,)).fetchall()
-            out.append({"n": n, "split_depth": depth, "units_total": total_units,
-                        "units_done": len(rows), "seconds": seconds,
-                        "finished": bool(finished),
-                        "total": None if total is None else int(total),
-                        "fundamental": None if fund is None else int(fund),
-                        "units": {r[0]: (int(r[1]), tuple(int(x) for x in r[2:6]), int(r[6]))
-                                  for r in rows}})
+        with self._sqlite_errors("read"):
+            runs = self.db.execute("SELECT n, split_depth, units_total, seconds, finished, "
+                                   "total, fundamental FROM runs ORDER BY n").fetchall()
+            for n, depth, total_units, seconds, finished, total, fund in runs:
+                rows = self.db.execute("SELECT unit_id, solutions, s1, s2, s4, s8, nodes "
+                                       "FROM units WHERE n = ?", (n,)).fetchall()
+                out.append({"n": n, "split_depth": depth, "units_total": total_units,
+                            "units_done": len(rows), "seconds": seconds,
+                            "finished": bool(finished),
+                            "total": None if total is None else int(total),
+                            "fundamental": None if fund is None else int(fund),
+                            "units": {r[0]: (int(r[1]), tuple(int(x) for x in r[2:6]),
+                                             int(r[6])) for r in rows}})
         return out
 
     def close(self):
@@ -204,6 +339,29 @@ class RunStore:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _name(exc):
+    """The SQLite error name of an sqlite3 error, e.g. "SQLITE_FULL"
+    (Python 3.10 has only the message, which SQLite fixes per code)."""
+    return getattr(exc, "sqlite_errorname", None) or {
+        "database or disk is full": "SQLITE_FULL",
+        "attempt to write a readonly database": "SQLITE_READONLY",
+        "database is locked": "SQLITE_BUSY",
+        "unable to open database file": "SQLITE_CANTOPEN",
+        "disk I/O error": "SQLITE_IOERR"}.get(str(exc), "")
+
+
+def _decimal(column):
+    """SQL: the column holds a decimal count (how the store writes an int)."""
+    return f"({column} GLOB '[0-9]*' AND {column} NOT GLOB '*[^0-9]*')"
+
+
+def _free_bytes(folder):
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return 1 << 62
 
 
 def _quote(path):
