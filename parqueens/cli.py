@@ -162,8 +162,9 @@ def build_parser():
     p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
     _add_run_options(p)
     p.add_argument("--json", action="store_true",
-                   help="print one JSON object: n, total, method, units, jobs, seconds, "
-                        "nodes (and fundamental, orbits with --unique)")
+                   help="print one JSON object: n, total, method, split_depth, units, jobs, "
+                        "seconds, nodes, resumed (and fundamental, orbits with --unique; "
+                        "conflict with conflicting --fixed queens)")
     p.add_argument("--verify", action="store_true",
                    help="compare the computed counts with the published OEIS values "
                         "(n <= 27); exit code 1 on a mismatch")
