@@ -159,7 +159,9 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
     """
     if not units:
         return
-    warm_up()
+    # In a helper thread: loading numba's cache runs through ctypes callbacks,
+    # which would swallow a Ctrl-C arriving in the main thread meanwhile.
+    call_interruptibly(warm_up)
     if jobs == 1 and backend is None:
         # Smaller chunks in-process: Ctrl-C is answered between kernel calls.
         for chunk in _chunks(units, 4):
@@ -178,7 +180,8 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
     calls = (joblib.delayed(_run_chunk_tagged)(i, chunk, unique)
              for i, chunk in enumerate(chunks))
     try:
-        for i, results in parallel(calls):
+        for i, results in (start_workers(parallel, calls) if backend is None
+                           else parallel(calls)):
             pending.discard(i)
             yield list(zip(chunks[i], results))
     except Exception as exc:
@@ -228,6 +231,25 @@ def call_interruptibly(fn, *args):
     if "error" in box:
         raise box["error"]
     return box["value"]
+
+
+def start_workers(parallel, calls):
+    """``parallel(calls)``, with SIGINT ignored while joblib spawns the workers.
+
+    Ctrl-C reaches the whole process group, and a worker still importing
+    joblib would print a traceback before its initializer runs.  Processes
+    started while SIGINT is ignored keep ignoring it (exec keeps an ignored
+    disposition, and Python then installs no handler); a blocked signal
+    would not do, since subprocesses unblock all signals.  The window lasts
+    the spawning only (about 30 ms); a Ctrl-C inside it is missed.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return parallel(calls)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return parallel(calls)
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
 
 
 def _ignore_sigint():

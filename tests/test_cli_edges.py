@@ -108,3 +108,22 @@ def test_command_line_starts_without_numba():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env=cli_env())
     assert r.stdout.strip() == "[]", r.stderr
+
+
+@pytest.mark.parametrize("delay", [0.15, 0.4, 0.7, 1.0])
+def test_ctrl_c_to_the_process_group_early(tmp_path, delay):
+    """Ctrl-C from a terminal reaches every process of the group, the workers
+    too, while they are still starting: one clean message, no traceback."""
+    import os
+    import signal
+    import time
+    ck = tmp_path / "c.sqlite"
+    p = popen_cli(["count", 17, "--jobs", 2, "--checkpoint", ck], new_session=True)
+    time.sleep(delay)
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert "Traceback" not in err, err
+    # 0 only if the signal fell in the ~30 ms while the workers are spawned.
+    assert p.returncode in (130, 0), (p.returncode, err)
+    if p.returncode == 130:
+        assert out == "" and err.count("\n") == 1 and "interrupted" in err
