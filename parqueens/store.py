@@ -76,11 +76,12 @@ class RunStore:
             raise CheckpointError(f"{self.path} is empty, not a parqueens checkpoint")
         if not empty:
             self._check_header(readonly)
-        if exists and not readonly and not os.access(self.path, os.W_OK):
-            # Refuse before any work; SQLite itself would only fail at the
+        for name in () if readonly else (self.path, self.path + "-wal", self.path + "-shm"):
+            # Refuse before any work: SQLite itself would only fail at the
             # first save, after leaving -wal/-shm files next to the file.
-            raise CheckpointError(f"{self.path} is read-only; make it writable "
-                                  f"(chmod u+w) or use another file")
+            if os.path.exists(name) and not os.access(name, os.W_OK):
+                raise CheckpointError(f"{name} is read-only; make it writable "
+                                      f"(chmod u+w) or use another file")
         try:
             if empty:
                 self._create(params)
@@ -133,23 +134,20 @@ class RunStore:
 
     def _open_readonly(self):
         """Open for reading only: never writes, not even in a read-only folder."""
-        self.db = self._connect("mode=ro")
+        wal = self.path + "-wal"
+        pending = os.path.exists(wal) and os.path.getsize(wal) > 0
+        # Without a -wal file the main file holds everything: read it as
+        # immutable, which needs no -shm index beside it (none can be created
+        # in a read-only folder, and one left by a reader can block writers).
+        self.db = self._connect("mode=ro" if pending else "mode=ro&immutable=1")
         try:
             self._open_existing(None)
         except sqlite3.OperationalError as exc:
-            # A WAL reader needs a -shm index next to the file, which it cannot
-            # create in a read-only folder.  Without a -wal file the main file
-            # holds everything, so it can be read as immutable instead.
-            if not _name(exc).startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")):
-                raise
-            wal = self.path + "-wal"
-            if os.path.exists(wal) and os.path.getsize(wal) > 0:
+            if pending and _name(exc).startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")):
                 raise CheckpointError(f"cannot read {self.path}: its folder is read-only and "
                                       f"{wal} holds part of it; copy both files to a "
                                       f"writable folder") from None
-            self.db.close()
-            self.db = self._connect("mode=ro&immutable=1")
-            self._open_existing(None)
+            raise
 
     def _open_existing(self, params):
         tables = {r[0] for r in self.db.execute(
@@ -217,7 +215,8 @@ class RunStore:
         folder = os.path.dirname(os.path.abspath(self.path))
         if name.startswith("SQLITE_FULL") or (name.startswith("SQLITE_IOERR")
                                               and _free_bytes(folder) < 1 << 20):
-            kept = "; the units saved before are kept in it" if doing == "save" else ""
+            kept = ("; the units saved so far are kept in it for a resume"
+                    if doing == "save" else "")
             return CheckpointError(f"{self.path}: no space left on the disk, cannot {doing} "
                                    f"the checkpoint ({exc}){kept}")
         if name == "SQLITE_READONLY_DIRECTORY":
@@ -229,6 +228,12 @@ class RunStore:
         if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
             return CheckpointError(f"{self.path} is locked by another process ({exc}); "
                                    f"is another parqueens run using it?")
+        if name.startswith("SQLITE_CANTOPEN") and not os.path.isdir(folder):
+            return CheckpointError(f"{self.path}: cannot {doing} the checkpoint: "
+                                   f"no such folder {folder}")
+        if name.startswith("SQLITE_CANTOPEN") and not os.access(folder, os.W_OK):
+            return CheckpointError(f"{self.path}: cannot {doing} the checkpoint: "
+                                   f"its folder is read-only")
         if name.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_PERM")):
             return CheckpointError(f"{self.path}: cannot {doing} the checkpoint ({exc})")
         return self._damaged(exc)
