@@ -516,9 +516,12 @@ def _atomic_write_text(path, text, force):
 
 
 def cmd_status(args):
-    from .store import RunStore
+    from .store import CheckpointError, RunStore
     with RunStore(args.file) as store:
         params = store.params
+        if not {"command", "n", "method", "unique"} <= params.keys():
+            raise CheckpointError(f"{args.file} was not made by the parqueens command (it has "
+                                  f"no count/table parameters)")
         print(f"checkpoint {args.file}: {params['command']} n={_range_text(params['n'])} "
               f"method={params['method'] or 'd4'} unique={params['unique']}")
         summary = {s["n"]: s for s in store.summary()}
@@ -669,8 +672,10 @@ def cmd_verify(args):
     count = invalid = duplicates = not_canonical = 0
     n = args.n
     first_bad = None
-    for i, queens in enumerate(read_solutions(args.file, args.format, n,
-                                              one_based=args.one_based)):
+    reader = read_solutions(args.file, args.format, n, one_based=args.one_based)
+    if args.one_based and reader.fmt in ("npy", "board", "matrix"):
+        raise UsageError(f"parqueens: --one-based applies to perm and jsonl, not {reader.fmt}")
+    for i, queens in enumerate(reader):
         if n is None:
             n = len(queens)
         if len(queens) != n:
@@ -681,7 +686,7 @@ def cmd_verify(args):
             invalid += 1
             first_bad = first_bad or f"solution {i + 1} {list(queens)} is not a valid placement"
             continue
-        key = np.asarray(queens, dtype=np.uint8).tobytes()
+        key = np.asarray(queens, dtype=np.uint32).tobytes()  # any n (uint8 stops at 255)
         if key in seen:
             duplicates += 1
             first_bad = first_bad or f"solution {i + 1} {list(queens)} is a duplicate"
@@ -693,9 +698,12 @@ def cmd_verify(args):
             continue
         good += 1
     if n is None:
-        n = 0
+        n = reader.n  # from the npy shape; None for a text input without solutions
+    if n is None and args.complete:
+        raise UsageError(f"parqueens: {args.file}: cannot tell n from an empty file; "
+                         "give --n")
     what = "classes" if args.unique else "solutions"
-    parts = [f"{args.file}: {count} solutions of n = {n}"]
+    parts = [f"{args.file}: {count} solutions" + (f" of n = {n}" if n is not None else "")]
     parts.append("all valid" if not invalid else f"{invalid} INVALID")
     parts.append("no duplicates" if not duplicates else f"{duplicates} DUPLICATES")
     if args.unique:

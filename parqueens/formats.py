@@ -189,7 +189,7 @@ def render(queens, fmt, one_based=False):
 def _render_text(q, fmt, one_based):
     """:func:`render` for a checked list of int."""
     n = len(q)
-    if fmt == "perm" or not n and fmt != "jsonl":
+    if fmt == "perm" or (n == 0 and fmt != "jsonl"):  # n = 0: an empty line
         off = 1 if one_based else 0
         return " ".join([str(c + off) for c in q]) + "\n"
     if fmt == "jsonl":
@@ -419,8 +419,8 @@ class SolutionWriter:
         if not os.path.isdir(folder):
             raise FileNotFoundError(errno.ENOENT, "output folder does not exist", folder)
         if os.path.lexists(self.path) and not self.force:
-            raise FileExistsError(errno.EEXIST, "output file exists (use force to overwrite)",
-                                  self.path)
+            raise FileExistsError(errno.EEXIST, "output file exists (--force, or force=True, "
+                                  "to overwrite)", self.path)
         if not os.access(folder, os.W_OK | os.X_OK):
             raise PermissionError(errno.EACCES, "output folder is not writable", folder)
         if expected_count is not None and not self.force:
@@ -429,7 +429,7 @@ class SolutionWriter:
             if need > free:
                 raise NotEnoughSpace(
                     errno.ENOSPC, f"not enough space for the output: need {need} bytes, "
-                    f"{free} free (use force to write anyway)", folder)
+                    f"{free} free (--force, or force=True, to write anyway)", folder)
         self._file = tempfile.NamedTemporaryFile(
             mode="wb", dir=folder, prefix="." + name + ".", suffix=".part", delete=False,
             buffering=1 << 20)
@@ -577,7 +577,7 @@ class SolutionWriter:
             os.chmod(self._tmp, 0o666 & ~_umask())
             if not self.force and os.path.lexists(self.path):
                 raise FileExistsError(errno.EEXIST, "output file appeared while writing "
-                                      "(use force to overwrite)", self.path)
+                                      "(--force, or force=True, to overwrite)", self.path)
             os.replace(self._tmp, self.path)
         except BaseException:
             self.abort()

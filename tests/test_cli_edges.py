@@ -123,7 +123,10 @@ def test_ctrl_c_to_the_process_group_early(tmp_path, delay):
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=120)
     assert "Traceback" not in err, err
-    # 0 only if the signal fell in the ~30 ms while the workers are spawned.
-    assert p.returncode in (130, 0), (p.returncode, err)
-    if p.returncode == 130:
+    # 0 only if the signal fell in the ~30 ms while the workers are spawned;
+    # -2 (death by SIGINT, which a shell shows as 130 too) when the interrupt
+    # hit code run by exec() during an import: CPython then re-raises SIGINT
+    # at exit even though parqueens handled it.
+    assert p.returncode in (130, -2, 0), (p.returncode, err)
+    if p.returncode != 0:
         assert out == "" and err.count("\n") == 1 and "interrupted" in err

@@ -164,13 +164,24 @@ def test_npy_dtypes(tmp_path):
     assert np.array_equal(arr[0], q)
 
 
-def test_n0(tmp_path):
-    for fmt in ("jsonl", "npy", "perm"):
-        path = tmp_path / f"zero.{fmt}"
-        _write(path, fmt, [(), ()], n=0)
-        assert list(read_solutions(path, n=0)) == [(), ()]
-        assert os.path.getsize(path) == estimate_size(fmt, 0, 2)
-    assert np.load(tmp_path / "zero.npy").shape == (2, 0)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_n0(tmp_path, fmt):
+    path = tmp_path / f"zero.{fmt}"
+    _write(path, fmt, [(), ()], n=0)
+    assert list(read_solutions(path, n=0)) == [(), ()]
+    assert list(read_solutions(path)) == [(), ()]
+    assert os.path.getsize(path) == estimate_size(fmt, 0, 2)
+    many = tmp_path / f"many.{fmt}"
+    with SolutionWriter(many, fmt, 0) as w:
+        w.write_many(np.zeros((1, 0), dtype=int))
+        w.write(())
+    assert many.read_bytes() == path.read_bytes()
+    if fmt == "npy":
+        assert np.load(path).shape == (2, 0)
+    else:
+        # the empty solution is one line: "[]" in jsonl, empty in the others
+        assert path.read_text() == 2 * render((), fmt)
+        assert render((), fmt) == ("[]\n" if fmt == "jsonl" else "\n")
 
 
 def test_stdout(capsys):

@@ -1,0 +1,280 @@
+"""Input handling of ``verify``: standard input sniffed like a file, n of
+empty results, n = 0, and clear errors for bad ``.npy`` files.
+
+The round trips ``solutions N --out F`` / ``verify F --complete`` run
+in-process through :func:`parqueens.cli.main` (the same code as the
+command, much faster); standard input goes through a real pipe to a
+subprocess.
+"""
+
+import io
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from cli_helpers import assert_one_line_error, cli_env
+from parqueens.cli import main
+from parqueens.formats import FORMATS, SolutionWriter, read_solutions
+from parqueens.listing import solutions
+
+SOL8 = list(solutions(8, jobs=1))
+COUNTS = {0: 1, 1: 1, 2: 0, 3: 0, 4: 2, 8: 92}
+
+
+def _file_bytes(tmp_path, fmt, sols, n):
+    path = tmp_path / f"in.{fmt}"
+    with SolutionWriter(path, fmt, n, force=True) as w:
+        for s in sols:
+            w.write(s)
+    return path.read_bytes()
+
+
+def _stdin(monkeypatch, data):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+def _run(capsys, *argv):
+    """``main(argv)``: (exit code, stdout, stderr)."""
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------- read_solutions
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_stdin_is_sniffed_like_a_file(tmp_path, monkeypatch, fmt):
+    data = _file_bytes(tmp_path, fmt, SOL8, 8)
+    _stdin(monkeypatch, data)
+    reader = read_solutions("-")
+    assert reader.fmt == fmt
+    assert list(reader) == SOL8 and reader.n == 8
+    # the same bytes in a file without extension give the same
+    (tmp_path / "noext").write_bytes(data)
+    assert list(read_solutions(tmp_path / "noext")) == SOL8
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_stdin_with_format_given(tmp_path, monkeypatch, fmt):
+    _stdin(monkeypatch, _file_bytes(tmp_path, fmt, SOL8[:3], 8))
+    assert list(read_solutions("-", fmt, 8)) == SOL8[:3]
+
+
+def test_stdin_leading_blank_lines(monkeypatch):
+    # sniffing reads up to the first non-blank line; those lines are not lost
+    _stdin(monkeypatch, b"\n\n.Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n")
+    assert list(read_solutions("-")) == [(1, 3, 0, 2), (2, 0, 3, 1)]
+
+
+@pytest.mark.parametrize("fmt, n", [("npy", 2), ("npy", 3), ("npy", 0)])
+def test_npy_gives_n_at_once(tmp_path, fmt, n):
+    path = tmp_path / "e.npy"
+    with SolutionWriter(path, "npy", n):
+        pass
+    reader = read_solutions(path)
+    assert reader.n == n and list(reader) == []
+
+
+@pytest.mark.parametrize("text, n, expected, n_after", [
+    (b"", None, [], None),               # empty: n unknown
+    (b"", 5, [], 5),
+    (b"\n", None, [()], 0),              # what `solutions 0` writes
+    (b"\n\n", None, [(), ()], 0),
+    (b"\r\n", 0, [()], 0),
+    (b"\n", 5, [], 5),                   # n > 0 given: a blank line is nothing
+    (b"\n1 0\n\n", None, [(1, 0)], 2),   # blank lines around content are skipped
+])
+def test_perm_blank_lines_and_n(tmp_path, text, n, expected, n_after):
+    path = tmp_path / "a.perm"
+    path.write_bytes(text)
+    reader = read_solutions(path, n=n)
+    assert list(reader) == expected and reader.n == n_after
+
+
+@pytest.mark.parametrize("fmt", ["board", "matrix"])
+def test_grid_n0(tmp_path, fmt):
+    path = tmp_path / f"a.{fmt}"
+    path.write_bytes(b"\n")
+    reader = read_solutions(path)
+    assert list(reader) == [()] and reader.n == 0
+    path.write_bytes(b"")
+    reader = read_solutions(path)
+    assert list(reader) == [] and reader.n is None
+
+
+def test_jsonl_n0(tmp_path):
+    # jsonl writes the empty solution as [], so a blank line stays nothing
+    path = tmp_path / "a.jsonl"
+    path.write_text("[]\n\n[]\n")
+    reader = read_solutions(path)
+    assert list(reader) == [(), ()] and reader.n == 0
+    path.write_text("\n")
+    reader = read_solutions(path)
+    assert list(reader) == [] and reader.n is None
+    assert list(read_solutions(path, n=0)) == []
+
+
+def _bad_npy_files():
+    """name -> bytes of files that are not usable .npy files of solutions."""
+    good = io.BytesIO()
+    np.save(good, np.array(SOL8, dtype=np.uint8))
+    good = good.getvalue()
+    files = {"text.npy": b"1 3 0 2\n", "empty.npy": b"", "trunc.npy": good[:300],
+             "magic_only.npy": good[:8], "header_cut.npy": good[:40],
+             "version.npy": good[:6] + b"\x07\x00" + good[8:],
+             "header.npy": good[:10] + b"{'descr': 3}".ljust(118) + good[128:]}
+    arrays = {"object.npy": np.array([[1, 0]], dtype=object),
+              "float.npy": np.zeros((2, 2)), "flat.npy": np.zeros(3, dtype=np.uint8),
+              "bool.npy": np.ones((1, 1), dtype=bool)}
+    for name, a in arrays.items():
+        buf = io.BytesIO()
+        np.save(buf, a, allow_pickle=True)
+        files[name] = buf.getvalue()
+    zipped = io.BytesIO()
+    np.savez(zipped, a=np.zeros((1, 1), dtype=np.uint8))
+    files["zip.npy"] = zipped.getvalue()
+    return files
+
+
+BAD_NPY = sorted(_bad_npy_files())
+
+
+@pytest.mark.parametrize("name", BAD_NPY)
+def test_bad_npy_one_clear_error(tmp_path, monkeypatch, name):
+    data = _bad_npy_files()[name]
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(ValueError, match=f"^{path} is not a valid .npy file of solutions: ") as e:
+        read_solutions(path)  # at once, not at the first row
+    assert "\n" not in str(e.value)
+    _stdin(monkeypatch, data)
+    with pytest.raises(ValueError, match="^<stdin> is not a valid .npy file of solutions: "):
+        read_solutions("-", "npy")
+
+
+def test_bad_npy_reasons(tmp_path):
+    files = _bad_npy_files()
+    why = {}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(ValueError) as e:
+            read_solutions(tmp_path / name)
+        why[name] = str(e.value).split("solutions: ", 1)[1]
+    assert why["text.npy"] == why["zip.npy"] == "it does not start with the .npy magic bytes"
+    assert why["trunc.npy"] == ("truncated: the header announces 736 bytes of data, "
+                                "it holds 172")
+    assert why["object.npy"] == "expected an integer dtype, got object"
+    assert why["flat.npy"] == "expected an array of shape (count, n), got shape (3,)"
+    assert "version 7.0" in why["version.npy"]
+
+
+# ---------------------------------------------------------------- the command, in-process
+
+ROUND_TRIPS = [(n, fmt) for n in COUNTS for fmt in FORMATS]
+
+
+@pytest.mark.parametrize("n, fmt", ROUND_TRIPS)
+def test_round_trip_complete(tmp_path, capsys, monkeypatch, n, fmt):
+    monkeypatch.chdir(tmp_path)
+    f = f"x.{fmt}"
+    code, out, err = _run(capsys, "solutions", n, "--out", f, "--jobs", 1, "-q")
+    assert code == 0, err
+    want = COUNTS[n]
+    done = f"complete: all {want} solutions"
+    code, out, err = _run(capsys, "verify", f, "--complete", "--n", n, "--jobs", 1)
+    assert (code, out, err) == (0, f"{f}: {want} solutions of n = {n}, all valid, "
+                                   f"no duplicates, {done}\n", "")
+    code, out, err = _run(capsys, "verify", f, "--complete", "--jobs", 1)
+    if want == 0 and fmt != "npy":
+        # an empty text file does not tell n
+        assert code == 2 and out == "", err
+        assert err == f"parqueens: {f}: cannot tell n from an empty file; give --n\n"
+    else:
+        assert code == 0, out + err
+        assert out == f"{f}: {want} solutions of n = {n}, all valid, no duplicates, {done}\n"
+
+
+def test_empty_file_without_complete(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "e.txt").write_text("")
+    code, out, err = _run(capsys, "verify", "e.txt")
+    # no n is claimed for a file that holds none
+    assert (code, out, err) == (0, "e.txt: 0 solutions, all valid, no duplicates\n", "")
+
+
+# ---------------------------------------------------------------- the command, subprocess
+
+def _verify_stdin(cwd, data, *args):
+    """``parqueens verify - ARGS`` in folder cwd with ``data`` piped to its stdin."""
+    r = subprocess.run([sys.executable, "-m", "parqueens", "verify", "-", *map(str, args)],
+                       input=data, capture_output=True, env=cli_env(), timeout=300, cwd=cwd)
+    return subprocess.CompletedProcess(r.args, r.returncode, r.stdout.decode(),
+                                       r.stderr.decode())
+
+
+@pytest.fixture(scope="module")
+def piped(tmp_path_factory):
+    """The piped cases, run concurrently: name -> CompletedProcess."""
+    folder = tmp_path_factory.mktemp("piped")
+    cases = {fmt: (_file_bytes(folder, fmt, SOL8, 8), "--complete", "--jobs", 1)
+             for fmt in FORMATS}
+    cases.update({
+        "n0": (b"\n", "--complete", "--jobs", 1),
+        "empty": (b"", "--complete", "--jobs", 1),
+        "empty_n2": (b"", "--complete", "--n", 2, "--jobs", 1),
+        "bad_npy": (b"\x93NUMPY junk", "--jobs", 1),
+        "text_as_npy": (b"1 3 0 2\n", "--format", "npy"),
+        "board4_one_based": (b".Q..\n...Q\nQ...\n..Q.\n", "--one-based"),
+    })
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return dict(zip(cases, pool.map(lambda c: _verify_stdin(folder, *c), cases.values())))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_stdin_formats(piped, fmt):
+    r = piped[fmt]
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout == "-: 92 solutions of n = 8, all valid, no duplicates, " \
+                       "complete: all 92 solutions\n"
+
+
+def test_stdin_n0(piped):
+    r = piped["n0"]
+    assert (r.returncode, r.stderr) == (0, "")
+    assert "1 solutions of n = 0" in r.stdout and "complete: all 1 solutions" in r.stdout
+
+
+def test_stdin_empty(piped):
+    assert_one_line_error(piped["empty"])
+    assert "cannot tell n from an empty file; give --n" in piped["empty"].stderr
+    r = piped["empty_n2"]
+    assert (r.returncode, r.stderr) == (0, "")
+    assert "0 solutions of n = 2" in r.stdout and "complete: all 0 solutions" in r.stdout
+
+
+@pytest.mark.parametrize("case", ["bad_npy", "text_as_npy"])
+def test_stdin_bad_npy(piped, case):
+    r = piped[case]
+    assert_one_line_error(r)
+    assert r.stderr.startswith("parqueens: error: <stdin> is not a valid .npy file of "
+                               "solutions: ")
+
+
+def test_stdin_board_one_based(piped):
+    # board has no column numbers: --one-based is refused, as for `solutions`
+    r = piped["board4_one_based"]
+    assert_one_line_error(r)
+    assert "--one-based applies to perm and jsonl, not board" in r.stderr
+
+
+@pytest.mark.parametrize("name", ["text.npy", "trunc.npy", "object.npy", "zip.npy",
+                                  "empty.npy"])
+def test_cli_bad_npy_file(tmp_path, run_cli, name):
+    (tmp_path / name).write_bytes(_bad_npy_files()[name])
+    r = run_cli("verify", name, cwd=tmp_path)
+    assert_one_line_error(r)
+    assert r.stderr.startswith(f"parqueens: error: {name} is not a valid .npy file of "
+                               "solutions: ")
