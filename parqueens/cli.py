@@ -761,6 +761,13 @@ def main(argv=None):
         # with the code of a process killed by SIGPIPE, as other tools do.
         _silence_stdout()
         return 141
+    except RuntimeError as exc:
+        if "cannot cache function" not in str(exc):
+            raise
+        # numba keeps compiled kernels beside the package or in ~/.cache.
+        print("parqueens: error: numba cannot write its cache of compiled kernels here; set "
+              "NUMBA_CACHE_DIR to a writable folder", file=sys.stderr)
+        return 2
     except MemoryError:
         print("parqueens: error: not enough memory for this command", file=sys.stderr)
         return 2
