@@ -118,9 +118,10 @@ def _add_run_options(p, *, fixed=True):
     p.add_argument("--checkpoint", metavar="FILE",
                    help="keep finished work units in this SQLite file; re-running the same "
                         "command with it resumes")
-    p.add_argument("--backend", choices=("loky", "dask"), default="loky",
-                   help="where the work units run: local processes (loky, default) or a "
-                        "Dask cluster")
+    p.add_argument("--backend", choices=("threads", "loky", "dask"), default="threads",
+                   help="where the work units run: threads of this process (default; the "
+                        "kernels release the GIL), local worker processes (loky) or a Dask "
+                        "cluster")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="with --backend dask: address of a running scheduler, e.g. "
                         "tcp://HOST:8786 (default: start a local cluster)")
@@ -261,8 +262,10 @@ def _check_jobs(args):
     import joblib
     cores = joblib.cpu_count()
     if jobs > cores:
+        extra = ("processes (about 150 MB each)" if getattr(args, "backend", None) == "loky"
+                 or getattr(args, "command", None) == "solutions" else "threads")
         _note(args, f"--jobs {jobs} is more than the {cores} cores available: the extra "
-                    f"processes (about 150 MB each) only share those cores")
+                    f"{extra} only share those cores")
 
 
 def _note(args, message):
@@ -295,6 +298,8 @@ class _Backend:
         self.ctx = None
 
     def __enter__(self):
+        if self.args.backend == "threads":
+            return "threading", self.args.jobs
         if self.args.backend != "dask":
             return None, self.args.jobs
         from .backends import dask_client
@@ -761,13 +766,6 @@ def main(argv=None):
         # with the code of a process killed by SIGPIPE, as other tools do.
         _silence_stdout()
         return 141
-    except RuntimeError as exc:
-        if "cannot cache function" not in str(exc):
-            raise
-        # numba keeps compiled kernels beside the package or in ~/.cache.
-        print("parqueens: error: numba cannot write its cache of compiled kernels here; set "
-              "NUMBA_CACHE_DIR to a writable folder", file=sys.stderr)
-        return 2
     except MemoryError:
         print("parqueens: error: not enough memory for this command", file=sys.stderr)
         return 2
@@ -784,6 +782,13 @@ def main(argv=None):
                                                   "to keep them)")
         print(f"parqueens: error: {exc}; {keep}", file=sys.stderr)
         return 1
+    except RuntimeError as exc:
+        if "cannot cache function" not in str(exc):
+            raise
+        # numba keeps compiled kernels beside the package or in ~/.cache.
+        print("parqueens: error: numba cannot write its cache of compiled kernels here; set "
+              "NUMBA_CACHE_DIR to a writable folder", file=sys.stderr)
+        return 2
     except (KeyboardInterrupt, Terminated) as exc:
         code = 143 if isinstance(exc, Terminated) else 130
         print(_interrupt_message(args, exc, code), file=sys.stderr)

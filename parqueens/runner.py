@@ -154,7 +154,7 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
     """Yield lists of ``(unit, UnitResult)`` pairs as chunks of units finish.
 
     ``jobs`` = 1 runs in this process; otherwise ``joblib.Parallel`` with
-    ``backend`` (None: joblib's active backend, loky processes by default;
+    ``backend`` (``"threading"``: threads of this process; None: loky processes;
     ``"dask"`` inside :func:`dask_client`).  Order is not guaranteed.
     """
     if not units:
@@ -162,7 +162,7 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
     # In a helper thread: loading numba's cache runs through ctypes callbacks,
     # which would swallow a Ctrl-C arriving in the main thread meanwhile.
     call_interruptibly(warm_up)
-    if jobs == 1 and backend is None:
+    if jobs == 1 and backend in (None, "threading"):
         # Smaller chunks in-process: Ctrl-C is answered between kernel calls.
         for chunk in _chunks(units, 4):
             yield list(zip(chunk, call_interruptibly(run_chunk, chunk, unique)))
@@ -174,6 +174,11 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
     # second, misconfigured backend object.
     if backend is None:
         with joblib.parallel_config(backend="loky", initializer=_ignore_sigint):
+            parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
+    elif backend == "threading":
+        # The kernels release the GIL (nogil=True): threads of this process
+        # search in parallel, with no worker start-up and one copy of numba.
+        with joblib.parallel_config(backend="threading"):
             parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
     else:
         parallel = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
@@ -312,7 +317,7 @@ def choose_depth(n, method, jobs, split_depth):
 
 
 def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
-              progress=False, fixed=None, checkpoint=None, backend=None):
+              progress=False, fixed=None, checkpoint=None, backend="threading"):
     """Count the solutions of the n-queens problem, in parallel.
 
     Parameters
@@ -343,8 +348,10 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
         Store each finished unit there, and skip the units it already holds
         (see :mod:`parqueens.store`).
     backend : str or None
-        joblib backend for the workers; None for joblib's default (loky),
-        ``"dask"`` inside :func:`parqueens.backends.dask_client`.
+        Where the units run: ``"threading"`` (default) for threads of this
+        process (the kernels release the GIL, so they search in parallel with
+        no worker start-up), None for loky worker processes, ``"dask"``
+        inside :func:`parqueens.backends.dask_client`.
 
     Returns
     -------
@@ -362,7 +369,7 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
     n = check_n(n)
     fixed = check_fixed(n, fixed)
     method = resolve_method(method, n, fixed, unique)
-    if jobs is None and n <= SMALL_N and backend is None:
+    if jobs is None and n <= SMALL_N and backend in (None, "threading"):
         jobs = 1  # worker start-up would cost more than the whole search
     jobs = resolve_jobs(jobs)
     start = time.perf_counter()

@@ -200,13 +200,16 @@ def _children(pid):
         return None
 
 
-def test_cli_sigint_without_checkpoint(tmp_path):
-    p = _popen(["count", 16, "--jobs", 2, "--quiet"], new_session=True)
+@pytest.mark.parametrize("backend", ["threads", "loky"])
+def test_cli_sigint_without_checkpoint(tmp_path, backend):
+    p = _popen(["count", 17, "--jobs", 2, "--quiet", "--backend", backend], new_session=True)
     try:
         # Wait until the run is under way (worker processes started), not still
         # importing; then interrupt the main process (`kill -INT PID`).
         t0 = time.monotonic()
-        while time.monotonic() - t0 < 20:
+        while backend == "threads" and time.monotonic() - t0 < 2:
+            time.sleep(0.05)
+        while backend == "loky" and time.monotonic() - t0 < 20:
             kids = _children(p.pid)
             if kids is None:
                 time.sleep(1.0)
@@ -406,7 +409,7 @@ def test_worker_killed_mid_run_then_resume(tmp_path):
     finished units kept; the re-run completes with the right count."""
     import psutil
     ck = tmp_path / "w.sqlite"
-    args = ["count", 16, "--jobs", 2, "--checkpoint", ck, "--quiet"]
+    args = ["count", 16, "--jobs", 2, "--backend", "loky", "--checkpoint", ck, "--quiet"]
     proc = _popen(args, new_session=True)
     try:
         _wait_for_units(proc, ck, 1)
