@@ -51,6 +51,8 @@ def job_count(text):
     if value == 0:
         raise argparse.ArgumentTypeError("--jobs must not be 0 (1: no parallelism, "
                                          "-1: all cores)")
+    if abs(value) > 4096:
+        raise argparse.ArgumentTypeError(f"--jobs must be at most 4096, got {text!r}")
     return value
 
 
@@ -60,8 +62,9 @@ def positive_int(text):
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    if not 1 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"expected a positive integer below 2**63, "
+                                         f"got {text!r}")
     return value
 
 
@@ -408,7 +411,7 @@ def cmd_table(args):
     from .runner import run_count
     _check_backend_args(args)
     fmt = "md"
-    if args.out:
+    if args.out is not None:
         ext = os.path.splitext(args.out)[1].lower()
         if ext not in _TABLE_EXT:
             raise UsageError(f"parqueens: --out must end in .csv, .json or .md, got {args.out!r}")
@@ -490,30 +493,25 @@ def _write_table(path, fmt, rows, unique, force):
 
 
 def _check_out_path(path, force):
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise UsageError(f"parqueens: cannot write {path}: folder {folder} does not exist")
-    if os.path.isdir(path):
-        raise UsageError(f"parqueens: cannot write {path}: it is a folder")
-    if os.path.exists(path) and not force:
-        raise UsageError(f"parqueens: {path} exists; use --force to overwrite it")
-    if not os.access(folder, os.W_OK):
-        raise UsageError(f"parqueens: cannot write {path}: folder {folder} is not writable")
+    """The output path, checked before any work (see formats.check_output_path)."""
+    from .formats import check_output_path
+    return check_output_path(path, force)
 
 
 def _atomic_write_text(path, text, force):
     import tempfile
-    _check_out_path(path, force)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".",
-                               suffix=".part")
+
+    from .formats import temp_prefix
+    target = _check_out_path(path, force)
+    folder, name = os.path.split(target)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=temp_prefix(name), suffix=".part")
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
@@ -668,6 +666,8 @@ def _check_construct_memory(n, fmt, to_file):
 
 def cmd_verify(args):
     import numpy as np
+    if args.file == "-" and (sys.stdin is None or sys.stdin.closed):
+        raise UsageError("parqueens: standard input is closed; nothing to verify")
 
     from .construct import is_solution
     from .formats import read_solutions
@@ -750,9 +750,12 @@ def main(argv=None):
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     args = None
     try:
-        if sys.stdout is None or sys.stdout.closed:
-            raise UsageError("parqueens: standard output is closed; nowhere to print the result")
         args = parser.parse_args(argv)
+        to_file = getattr(args, "out", None) not in (None, "-") and args.command != "verify"
+        if (sys.stdout is None or sys.stdout.closed) and not to_file:
+            raise UsageError("parqueens: standard output is closed; nowhere to print the result")
+        if sys.stdout is None:
+            sys.stdout = open(os.devnull, "w")  # notes go to stderr; nothing is lost
         _check_jobs(args)
         return args.func(args)
     except UsageError as exc:

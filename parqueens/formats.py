@@ -67,6 +67,43 @@ EXTENSIONS = {".npy": "npy", ".jsonl": "jsonl", ".json": "jsonl", ".perm": "perm
 _BLOCK_BYTES = 1 << 23
 
 
+def temp_prefix(name):
+    """Prefix of the temporary file written before the rename to ``name``
+    (shortened, so that a long legal name does not overflow 255 bytes)."""
+    return "." + name[:64] + "."
+
+
+def check_output_path(path, force):
+    """Check that ``path`` can receive an output file; returns it absolute.
+
+    A symbolic link is followed (its target is replaced).  Raises
+    ``OSError`` subclasses: the path names a folder, the folder does not
+    exist or is not writable (tried by creating a temporary file), the file
+    exists and ``force`` is false, or it exists but is not a regular file
+    (a device or FIFO cannot be replaced atomically: redirect stdout instead).
+    """
+    text = os.fspath(path)
+    if not text or text.endswith(os.sep) or os.path.isdir(text):
+        raise IsADirectoryError(errno.EISDIR, "output path is a folder", text)
+    target = os.path.realpath(text)
+    folder, name = os.path.split(target)
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(errno.ENOENT, "output folder does not exist", folder)
+    if os.path.lexists(target):
+        if not os.path.isfile(target):
+            raise OSError(errno.EINVAL, "output path exists and is not a regular file (a "
+                          "device or FIFO); write to stdout and redirect instead", text)
+        if not force:
+            raise FileExistsError(errno.EEXIST, "output file exists (use --force to "
+                                  "overwrite)", text)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, "output folder is not writable", folder)
+    fd, probe = tempfile.mkstemp(dir=folder, prefix=temp_prefix(name), suffix=".part")
+    os.close(fd)
+    os.unlink(probe)
+    return target
+
+
 class NotEnoughSpace(OSError):
     """The output would not fit in the free space of its file system."""
 
@@ -412,26 +449,17 @@ class SolutionWriter:
                 raise ValueError("npy output needs a file, not standard output")
             self.path = None
             return
-        self.path = os.path.abspath(os.fspath(path))
+        self.path = check_output_path(path, self.force)
         folder, name = os.path.split(self.path)
-        if os.path.isdir(self.path):
-            raise IsADirectoryError(errno.EISDIR, "output path is a folder", self.path)
-        if not os.path.isdir(folder):
-            raise FileNotFoundError(errno.ENOENT, "output folder does not exist", folder)
-        if os.path.lexists(self.path) and not self.force:
-            raise FileExistsError(errno.EEXIST, "output file exists (--force, or force=True, "
-                                  "to overwrite)", self.path)
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise PermissionError(errno.EACCES, "output folder is not writable", folder)
         if expected_count is not None and not self.force:
             need = estimate_size(fmt, self.n, expected_count, one_based=self.one_based)
             free = psutil.disk_usage(folder).free
             if need > free:
                 raise NotEnoughSpace(
                     errno.ENOSPC, f"not enough space for the output: need {need} bytes, "
-                    f"{free} free (--force, or force=True, to write anyway)", folder)
+                    f"{free} free (use --force to write anyway)", folder)
         self._file = tempfile.NamedTemporaryFile(
-            mode="wb", dir=folder, prefix="." + name + ".", suffix=".part", delete=False,
+            mode="wb", dir=folder, prefix=temp_prefix(name), suffix=".part", delete=False,
             buffering=1 << 20)
         self._tmp = self._file.name
         if fmt == "npy":
@@ -577,7 +605,7 @@ class SolutionWriter:
             os.chmod(self._tmp, 0o666 & ~_umask())
             if not self.force and os.path.lexists(self.path):
                 raise FileExistsError(errno.EEXIST, "output file appeared while writing "
-                                      "(--force, or force=True, to overwrite)", self.path)
+                                      "(use --force to overwrite)", self.path)
             os.replace(self._tmp, self.path)
         except BaseException:
             self.abort()

@@ -167,6 +167,7 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
         for chunk in _chunks(units, 4):
             yield list(zip(chunk, call_interruptibly(run_chunk, chunk, unique)))
         return
+    jobs = min(jobs, max(2, len(units) // 4))  # more would only start idle workers
     chunks = list(_chunks(units, jobs))
     pending = set(range(len(chunks)))
     # The dask backend is the one made active by parallel_config in
@@ -190,9 +191,13 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
             pending.discard(i)
             yield list(zip(chunks[i], results))
     except Exception as exc:
+        ids = [u.id for i in sorted(pending) for u in chunks[i]]
         if type(exc).__name__ in ("TerminatedWorkerError", "BrokenProcessPool"):
-            ids = [u.id for i in sorted(pending) for u in chunks[i]]
             raise WorkerDied(ids) from None
+        if type(exc).__module__.startswith("distributed") or \
+                type(exc).__name__ in ("CancelledError", "FutureCancelledError"):
+            raise WorkerDied(ids, f"the Dask cluster failed ({type(exc).__name__}: "
+                                  f"{str(exc)[:120]})") from None
         raise
 
 
@@ -203,11 +208,11 @@ class WorkerDied(RuntimeError):
     worker was searching is among the first of them.
     """
 
-    def __init__(self, unit_ids):
+    def __init__(self, unit_ids, what="a worker process died (killed or out of memory)"):
         self.unit_ids = unit_ids
         shown = ", ".join(unit_ids[:3]) + (", ..." if len(unit_ids) > 3 else "")
-        super().__init__(f"a worker process died (killed or out of memory) while searching "
-                         f"one of the {len(unit_ids)} unfinished units ({shown})")
+        super().__init__(f"{what} while searching one of the {len(unit_ids)} unfinished "
+                         f"units ({shown})")
 
 
 def call_interruptibly(fn, *args):
@@ -369,6 +374,9 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
     n = check_n(n)
     fixed = check_fixed(n, fixed)
     method = resolve_method(method, n, fixed, unique)
+    # Before any kernel is called here (make_units calls some): loading the
+    # numba cache in the main thread would swallow a Ctrl-C (ctypes callbacks).
+    call_interruptibly(warm_up)
     if jobs is None and n <= SMALL_N and backend in (None, "threading"):
         jobs = 1  # worker start-up would cost more than the whole search
     jobs = resolve_jobs(jobs)

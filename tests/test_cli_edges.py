@@ -130,3 +130,69 @@ def test_ctrl_c_to_the_process_group_early(tmp_path, delay):
     assert p.returncode in (130, -2, 0), (p.returncode, err)
     if p.returncode != 0:
         assert out == "" and err.count("\n") == 1 and "interrupted" in err
+
+
+def test_output_to_a_special_file_refused(run_cli, tmp_path):
+    """A FIFO (or device) cannot be replaced atomically: refused, even with
+    --force, and left as it was."""
+    import os
+    import stat
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for args in (["solutions", 6], ["table", 5], ["construct", 8]):
+        out = fifo if args[0] != "table" else tmp_path / "t.csv"
+        if args[0] == "table":
+            os.symlink(fifo, out)
+        r = run_cli(*args, "--out", out, "--force")
+        assert_one_line_error(r)
+        assert "not a regular file" in r.stderr
+        assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_output_through_a_symlink(run_cli, tmp_path):
+    target = tmp_path / "target.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    r = run_cli("solutions", 6, "--out", link, "--force", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert link.is_symlink() and target.read_text().splitlines()[0] == "1 3 5 0 2 4"
+
+
+@pytest.mark.parametrize("out", ["sub/", "", "/proc/t.csv"])
+def test_bad_output_paths_refused_before_work(run_cli, tmp_path, out):
+    r = run_cli("table", "5-6", "--out", out, cwd=tmp_path)
+    assert_one_line_error(r)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_long_legal_output_name(run_cli, tmp_path):
+    name = "b" * 246 + ".csv"  # 250 bytes: legal; the temporary name must fit too
+    r = run_cli("table", "5-6", "--out", name, "--quiet", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
+def test_closed_stdout_with_out_file(tmp_path):
+    r = subprocess.run(f"{sys.executable} -m parqueens solutions 8 --out x.txt >&-", shell=True,
+                       capture_output=True, text=True, env=cli_env(), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert len((tmp_path / "x.txt").read_text().splitlines()) == 92
+
+
+def test_closed_stdin_for_verify():
+    r = subprocess.run(f"{sys.executable} -m parqueens verify - <&-", shell=True,
+                       capture_output=True, text=True, env=cli_env())
+    assert r.returncode == 2 and "standard input is closed" in r.stderr
+
+
+@pytest.mark.parametrize("args", [["solutions", 6, "--limit", 2**64],
+                                  ["count", 8, "--jobs", 10**20],
+                                  ["count", 8, "--split-depth", 2**63]])
+def test_huge_option_values(run_cli, args):
+    assert_one_line_error(run_cli(*args))
+
+
+def test_absurd_jobs_capped_by_units(run_cli):
+    r = run_cli("count", 8, "--jobs", 1000, "--quiet", timeout=60)
+    assert r.stdout == "92\n" and r.returncode == 0
