@@ -266,7 +266,7 @@ def _check_jobs(args):
     cores = joblib.cpu_count()
     if jobs > cores:
         extra = ("processes (about 150 MB each)" if getattr(args, "backend", None) == "loky"
-                 else "threads")
+                 or getattr(args, "command", None) == "solutions" else "threads")
         _note(args, f"--jobs {jobs} is more than the {cores} cores available: the extra "
                     f"{extra} only share those cores")
 

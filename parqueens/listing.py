@@ -95,9 +95,8 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     fixed : iterable of (int, int) or None
         Only the solutions containing these 0-based ``(row, col)`` queens.
     jobs : int or None
-        Parallel jobs, threads of this process (as in
-        :func:`parqueens.run_count`); the order of the solutions does not
-        depend on it.
+        Worker processes (as in :func:`parqueens.run_count`); the order of
+        the solutions does not depend on it.
     limit : int or None
         Stop after this many solutions.
     split_depth : int or None
@@ -142,14 +141,13 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
         results = (call_interruptibly(_enumerate_units, chunk, unique, unit_limit)
                    for chunk in chunks)
     else:
-        from .runner import call_interruptibly, warm_up
+        from .runner import _ignore_sigint, call_interruptibly, start_workers, warm_up
         call_interruptibly(warm_up)
-        # Threads: the kernels release the GIL, and no worker has to start.
-        with joblib.parallel_config(backend="threading"):
+        with joblib.parallel_config(backend="loky", initializer=_ignore_sigint):
             parallel = joblib.Parallel(n_jobs=jobs, return_as="generator",
                                        pre_dispatch="2*n_jobs")
-        results = parallel(joblib.delayed(_enumerate_units)(chunk, unique, unit_limit)
-                           for chunk in chunks)
+        results = start_workers(parallel, (joblib.delayed(_enumerate_units)(
+            chunk, unique, unit_limit) for chunk in chunks))
     left = limit
     try:
         for block in results:
