@@ -102,8 +102,11 @@ def check_fixed(n, fixed):
         r = check_int(r, "fixed queen row")
         c = check_int(c, "fixed queen column")
         if not (0 <= r < n and 0 <= c < n):
-            raise ValueError(f"fixed queen {r}:{c} is off the board (rows and columns are "
-                             f"0..{n - 1} for n = {n})")
+            where = (f"rows and columns are 0..{n - 1} for n = {n}" if n else
+                     "a board of size 0 has no squares")
+            raise ValueError(f"fixed queen {r}:{c} is off the board ({where})")
+        if (r, c) in out:
+            continue  # the same queen given twice
         if r in rows:
             raise ValueError(f"two fixed queens in row {r}: a row holds one queen")
         rows.add(r)

@@ -289,8 +289,11 @@ def _format_seconds(seconds):
 
 
 def _check_backend_args(args):
-    if args.scheduler and args.backend != "dask":
+    if args.scheduler is not None and args.backend != "dask":
         raise UsageError("parqueens: --scheduler needs --backend dask")
+    if args.scheduler is not None and not args.scheduler.strip():
+        raise UsageError("parqueens: --scheduler needs an address such as tcp://HOST:8786 "
+                         "(leave it out to start a local cluster)")
 
 
 class _Backend:
@@ -708,7 +711,8 @@ def cmd_verify(args):
         raise UsageError(f"parqueens: {args.file}: cannot tell n from an empty file; "
                          "give --n")
     what = "classes" if args.unique else "solutions"
-    parts = [f"{args.file}: {count} solutions" + (f" of n = {n}" if n is not None else "")]
+    parts = [f"{args.file}: {count} solution{'' if count == 1 else 's'}"
+             + (f" of n = {n}" if n is not None else "")]
     parts.append("all valid" if not invalid else f"{invalid} INVALID")
     parts.append("no duplicates" if not duplicates else f"{duplicates} DUPLICATES")
     if args.unique:
@@ -718,6 +722,8 @@ def cmd_verify(args):
         from .runner import run_count
         r = run_count(n, unique=args.unique, jobs=args.jobs)
         want = r.fundamental if args.unique else r.total
+        if want == 1:
+            what = what[:-2] if args.unique else what[:-1]  # "class", "solution"
         if good != want:
             ok = False
             parts.append(f"INCOMPLETE: {good} distinct of {want} {what}")

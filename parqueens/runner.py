@@ -454,6 +454,8 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=
     n = check_n(n)
     fixed = check_fixed(n, fixed)
     method = resolve_method(method, n, fixed)
+    if jobs is None and n <= SMALL_N:
+        jobs = 1  # as run_count would run it
     jobs = resolve_jobs(jobs)
     if n < 3:
         return {"nodes": 0.0, "rate": 0.0, "jobs": jobs, "units": 0, "split_depth": 0,

@@ -196,3 +196,21 @@ def test_huge_option_values(run_cli, args):
 def test_absurd_jobs_capped_by_units(run_cli):
     r = run_cli("count", 8, "--jobs", 1000, "--quiet", timeout=60)
     assert r.stdout == "92\n" and r.returncode == 0
+
+
+def test_fixed_edge_messages(run_cli):
+    r = run_cli("count", 0, "--fixed", "0:0")
+    assert_one_line_error(r)
+    assert "a board of size 0 has no squares" in r.stderr
+    assert run_cli("count", 8, "--fixed", "0:0,0:0").stdout == "4\n"  # the same queen twice
+
+
+def test_empty_scheduler_refused(run_cli):
+    r = run_cli("count", 8, "--backend", "dask", "--scheduler", "")
+    assert_one_line_error(r)
+    assert "needs an address" in r.stderr
+
+
+def test_estimate_names_the_jobs_the_run_uses(run_cli):
+    r = run_cli("count", 12, "--estimate", "--json")
+    assert json.loads(r.stdout)["jobs"] == 1  # n <= 14 runs in the calling process

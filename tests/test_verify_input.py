@@ -183,9 +183,10 @@ def test_round_trip_complete(tmp_path, capsys, monkeypatch, n, fmt):
     code, out, err = _run(capsys, "solutions", n, "--out", f, "--jobs", 1, "-q")
     assert code == 0, err
     want = COUNTS[n]
-    done = f"complete: all {want} solutions"
+    sols = "solution" if want == 1 else "solutions"
+    done = f"complete: all {want} {sols}"
     code, out, err = _run(capsys, "verify", f, "--complete", "--n", n, "--jobs", 1)
-    assert (code, out, err) == (0, f"{f}: {want} solutions of n = {n}, all valid, "
+    assert (code, out, err) == (0, f"{f}: {want} {sols} of n = {n}, all valid, "
                                    f"no duplicates, {done}\n", "")
     code, out, err = _run(capsys, "verify", f, "--complete", "--jobs", 1)
     if want == 0 and fmt != "npy":
@@ -194,7 +195,7 @@ def test_round_trip_complete(tmp_path, capsys, monkeypatch, n, fmt):
         assert err == f"parqueens: {f}: cannot tell n from an empty file; give --n\n"
     else:
         assert code == 0, out + err
-        assert out == f"{f}: {want} solutions of n = {n}, all valid, no duplicates, {done}\n"
+        assert out == f"{f}: {want} {sols} of n = {n}, all valid, no duplicates, {done}\n"
 
 
 def test_empty_file_without_complete(tmp_path, capsys, monkeypatch):
@@ -244,7 +245,7 @@ def test_stdin_formats(piped, fmt):
 def test_stdin_n0(piped):
     r = piped["n0"]
     assert (r.returncode, r.stderr) == (0, "")
-    assert "1 solutions of n = 0" in r.stdout and "complete: all 1 solutions" in r.stdout
+    assert "1 solution of n = 0" in r.stdout and "complete: all 1 solution" in r.stdout
 
 
 def test_stdin_empty(piped):
