@@ -141,8 +141,10 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
         results = (call_interruptibly(_enumerate_units, chunk, unique, unit_limit)
                    for chunk in chunks)
     else:
-        from .runner import _ignore_sigint, call_interruptibly, start_workers, warm_up
+        from .runner import (_ignore_sigint, call_interruptibly, max_processes, start_workers,
+                             warm_up)
         call_interruptibly(warm_up)
+        jobs = min(jobs, max_processes())
         with joblib.parallel_config(backend="loky", initializer=_ignore_sigint):
             parallel = joblib.Parallel(n_jobs=jobs, return_as="generator",
                                        pre_dispatch="2*n_jobs")

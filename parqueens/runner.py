@@ -168,6 +168,8 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
             yield list(zip(chunk, call_interruptibly(run_chunk, chunk, unique)))
         return
     jobs = min(jobs, max(2, len(units) // 4))  # more would only start idle workers
+    if backend is None:
+        jobs = min(jobs, max_processes())
     chunks = list(_chunks(units, jobs))
     pending = set(range(len(chunks)))
     # The dask backend is the one made active by parallel_config in
@@ -241,6 +243,12 @@ def call_interruptibly(fn, *args):
     if "error" in box:
         raise box["error"]
     return box["value"]
+
+
+def max_processes():
+    """The most worker processes started: 4 per core.  Each holds about
+    150 MB (numba and LLVM), and more than the cores only share them."""
+    return 4 * joblib.cpu_count()
 
 
 def start_workers(parallel, calls):

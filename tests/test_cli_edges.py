@@ -214,3 +214,22 @@ def test_empty_scheduler_refused(run_cli):
 def test_estimate_names_the_jobs_the_run_uses(run_cli):
     r = run_cli("count", 12, "--estimate", "--json")
     assert json.loads(r.stdout)["jobs"] == 1  # n <= 14 runs in the calling process
+
+
+def test_worker_processes_bounded():
+    """--jobs 1000 with worker processes must not start 1000 of them."""
+    from parqueens.runner import max_processes
+    assert max_processes() == 4 * joblib.cpu_count()
+    code = ("import joblib, parqueens.listing as L\n"
+            "seen = []\n"
+            "real = joblib.Parallel\n"
+            "class P(real):\n"
+            "    def __init__(self, n_jobs=None, **kw):\n"
+            "        seen.append(n_jobs); super().__init__(n_jobs=n_jobs, **kw)\n"
+            "L.joblib.Parallel = P\n"
+            "k = sum(len(b) for b in L.iter_blocks(10, jobs=1000))\n"
+            "print(k, max(seen))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=cli_env(), timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["724", str(4 * joblib.cpu_count())]
