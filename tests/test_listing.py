@@ -216,7 +216,7 @@ def test_fixed_with_jobs_2_and_limit():
     (dict(n=8, fixed=[(0, 8)]), ValueError),
     (dict(n=8, fixed=[(-1, 0)]), ValueError),
     (dict(n=8, fixed=[(0, 0), (0, 3)]), ValueError),
-    (dict(n=8, fixed=[(0, 0), (0, 0)]), ValueError),
+    (dict(n=8, fixed=[(0, 0), (0, 1)]), ValueError),
     (dict(n=8, unique=True, fixed=[(0, 0)]), ValueError),
     (dict(n=8, limit=0), ValueError),
     (dict(n=8, limit=-3), ValueError),
