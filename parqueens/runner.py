@@ -9,6 +9,7 @@ overflow; a single unit's count is a ``uint64`` and an overflow there is
 detected and raised.
 """
 
+import functools
 import itertools
 import signal
 import sys
@@ -100,11 +101,12 @@ class UnitResult:
     nodes: int = 0
 
 
+@functools.cache
 def warm_up():
     """Load (or compile, the first time) the numba kernels in this process.
 
     Done in the parent before workers start, so that they load the cached
-    machine code instead of all compiling it at once.
+    machine code instead of all compiling it at once; once per process.
     """
     run_chunk(make_units(5, "plain", 1), unique=True)
 
@@ -318,6 +320,15 @@ def resolve_method(method, n, fixed=(), unique=False):
     return method
 
 
+def _default_jobs(n, jobs, backend):
+    """The number of jobs a run uses: ``jobs`` resolved as in joblib, or
+    for ``None`` 1 when n <= SMALL_N runs locally (parallel start-up would
+    cost more than the whole search), else all cores."""
+    if jobs is None and n <= SMALL_N and backend in (None, "threading"):
+        jobs = 1
+    return resolve_jobs(jobs)
+
+
 def choose_depth(n, method, jobs, split_depth):
     """The split depth: ``split_depth`` checked, or :func:`auto_depth`."""
     if split_depth is None:
@@ -385,9 +396,7 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
     # Before any kernel is called here (make_units calls some): loading the
     # numba cache in the main thread would swallow a Ctrl-C (ctypes callbacks).
     call_interruptibly(warm_up)
-    if jobs is None and n <= SMALL_N and backend in (None, "threading"):
-        jobs = 1  # worker start-up would cost more than the whole search
-    jobs = resolve_jobs(jobs)
+    jobs = _default_jobs(n, jobs, backend)
     start = time.perf_counter()
     conflict = fixed_conflict(fixed)
     if n < 3 or conflict:
@@ -462,9 +471,7 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=
     n = check_n(n)
     fixed = check_fixed(n, fixed)
     method = resolve_method(method, n, fixed)
-    if jobs is None and n <= SMALL_N:
-        jobs = 1  # as run_count would run it
-    jobs = resolve_jobs(jobs)
+    jobs = _default_jobs(n, jobs, "threading")
     if n < 3:
         return {"nodes": 0.0, "rate": 0.0, "jobs": jobs, "units": 0, "split_depth": 0,
                 "method": method, "seconds": 0.0}
