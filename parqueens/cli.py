@@ -265,10 +265,14 @@ def _check_jobs(args):
     import joblib
     cores = joblib.cpu_count()
     if jobs > cores:
-        extra = ("processes (about 150 MB each)" if getattr(args, "backend", None) == "loky"
-                 or getattr(args, "command", None) == "solutions" else "threads")
+        if getattr(args, "backend", None) == "loky" or args.command == "solutions":
+            from .runner import max_processes
+            extra = (f"processes (about 150 MB each, at most {max_processes()}) only share "
+                     f"those cores")
+        else:
+            extra = "threads only share those cores"
         _note(args, f"--jobs {jobs} is more than the {cores} cores available: the extra "
-                    f"{extra} only share those cores")
+                    f"{extra}")
 
 
 def _note(args, message):
