@@ -81,12 +81,13 @@ def _place_queens(n, allowed, placed):
 
 
 @njit(cache=True, nogil=True)
-def _classify(n, leaves, count, by_stab, keep):
+def _classify(n, leaves, count, by_stab, keep, ties_only):
     """Test recorded solutions for being canonical.
 
     ``leaves[i, r]`` is the bit of the row-``r`` queen of solution ``i``.
     Adds the canonical ones to ``by_stab`` (by stabiliser size) and marks
-    them in ``keep`` (bool array, at least ``count`` long).
+    them in ``keep`` (bool array, at least ``count`` long).  ``ties_only``:
+    see :func:`parqueens.symmetry._canonical_stabilizer`.
     """
     queens = np.empty(n, np.int64)
     inv = np.empty(n, np.int64)
@@ -96,7 +97,7 @@ def _classify(n, leaves, count, by_stab, keep):
             queens[r] = trailing_zeros(leaves[i, r])
         for r in range(n):
             inv[queens[r]] = r
-        stab = _canonical_stabilizer(n, queens, inv, tmp)
+        stab = _canonical_stabilizer(n, queens, inv, tmp, ties_only)
         keep[i] = stab > 0
         if stab == 1:
             by_stab[0] += 1
@@ -122,7 +123,9 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
       first row (the D4 method): if the last-row queen is in a column of
       ``tie_cols``, or a side-column queen stands in row ``tie_row_a`` or
       ``tie_row_b``.  Otherwise the solution is canonical with a trivial
-      stabiliser, counted in ``by_stab[0]`` at once.
+      stabiliser, counted in ``by_stab[0]`` at once.  Only images that tie
+      with the first row are compared: the masks rank the others below
+      (see :func:`parqueens.units.d4_order`).
 
     The solutions to test are recorded in ``leaves`` (uint64, shape
     ``(capacity, n)``, one bit per row) and tested in batches when it is
@@ -201,7 +204,7 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
                                 if record:
                                     full = True
                                     continue
-                                _classify(n, leaves, recorded, by_stab, keep)
+                                _classify(n, leaves, recorded, by_stab, keep, leaf_mode == 2)
                                 recorded = 0
                             leaves[recorded, :] = Q
                             recorded += 1
@@ -242,7 +245,7 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
         rd = S[k + 3]
         row = np.int64(S[k + 4])
     if not record:
-        _classify(n, leaves, recorded, by_stab, keep)
+        _classify(n, leaves, recorded, by_stab, keep, leaf_mode == 2)
         by_stab[0] += trivial
     return count, nodes, overflow, recorded, full
 
@@ -253,7 +256,7 @@ def _list_solutions(n, leaves, recorded, canonical_only):
     ``canonical_only`` only those in canonical form."""
     keep = np.ones(recorded, np.bool_)
     if canonical_only:
-        _classify(n, leaves, recorded, np.zeros(4, np.uint64), keep)
+        _classify(n, leaves, recorded, np.zeros(4, np.uint64), keep, False)
     out = np.empty((int(np.sum(keep)), n), np.uint8)
     k = 0
     for i in range(recorded):

@@ -10,8 +10,8 @@ that each holds a bounded number of solutions, and joblib keeps only a few
 chunks in flight, so memory does not grow with the number of solutions.
 
 ``unique``: the canonical form of a class is its lexicographically smallest
-member; the D4 method's search (see :mod:`parqueens.units`) finds exactly
-these, so it lists them directly.
+member; the D4 method's search in its lexicographic order (see
+:func:`parqueens.units.d4_order`) finds exactly these, so it lists them directly.
 """
 
 import itertools
@@ -39,7 +39,7 @@ def _listing_method(n, unique, fixed):
 def _listing_depth(n, method):
     # About n/4 + 1 rows keeps units to a few thousand solutions each up to
     # n = 20 while the number of units stays manageable.
-    return max(min_depth(method), min(n - 3, n // 4 + 1))
+    return max(min_depth(method, True), min(n - 3, n // 4 + 1))
 
 
 def _enumerate_units(units, unique, limit):
@@ -131,9 +131,9 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
         depth = _listing_depth(n, method)
     else:
         depth = check_int(split_depth, "split depth")
-        if not min_depth(method) <= depth <= n:
-            raise ValueError(f"split depth must be {min_depth(method)}..{n}, got {depth}")
-    units = (unit for unit, _ in iter_units(n, method, depth, fixed))
+        if not min_depth(method, True) <= depth <= n:
+            raise ValueError(f"split depth must be {min_depth(method, True)}..{n}, got {depth}")
+    units = (unit for unit, _ in iter_units(n, method, depth, fixed, lexicographic=True))
     chunks = iter(lambda: list(itertools.islice(units, _CHUNK_UNITS)), [])
     unit_limit = limit or 0
     if jobs == 1:

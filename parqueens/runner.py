@@ -120,28 +120,36 @@ def run_chunk(units, unique):
     """
     if not units:
         return []
-    n = units[0].n
-    count = len(units)
+    specs = [unit_masks(unit, unique) for unit in units]
+    solutions, by_stab, nodes, overflow = search_specs(units[0].n, specs)
+    if overflow:
+        raise OverflowError("a work unit has more than 2**64 - 1 solutions; use a deeper "
+                            "--split-depth")
+    return [UnitResult(int(s), tuple(int(x) for x in b), int(k))
+            for s, b, k in zip(solutions, by_stab, nodes)]
+
+
+def search_specs(n, specs):
+    """Run the kernel on a list of :class:`parqueens.units.UnitSpec`.
+
+    Returns ``(solutions, by_stab, nodes, overflow)`` as
+    :func:`parqueens.kernels._search_batch` does; a spec that is not ``ok``
+    counts nothing.
+    """
+    count = len(specs)
     allowed = np.zeros((count, n), dtype=np.uint64)
     must_row = np.full(count, -1, dtype=np.int64)
     must_mask = np.zeros(count, dtype=np.uint64)
     leaf_mode = np.zeros(count, dtype=np.int64)
     ties = np.zeros((count, 3), dtype=np.int64)
-    for i, unit in enumerate(units):
-        spec = unit_masks(unit, unique)
+    for i, spec in enumerate(specs):
         if spec.ok:
             allowed[i] = spec.allowed
         must_row[i] = spec.must_row
         must_mask[i] = spec.must_mask
         leaf_mode[i] = spec.leaf_mode
         ties[i] = spec.tie_row_a, spec.tie_row_b, spec.tie_cols
-    solutions, by_stab, nodes, overflow = _search_batch(n, allowed, must_row, must_mask,
-                                                        leaf_mode, ties)
-    if overflow:
-        raise OverflowError("a work unit has more than 2**64 - 1 solutions; use a deeper "
-                            "--split-depth")
-    return [UnitResult(int(s), tuple(int(x) for x in b), int(k))
-            for s, b, k in zip(solutions, by_stab, nodes)]
+    return _search_batch(n, allowed, must_row, must_mask, leaf_mode, ties)
 
 
 def _chunks(units, jobs):

@@ -87,11 +87,14 @@ def _first_of_image(n, g, queens, inv):
 
 
 @njit(cache=True, nogil=True)
-def _canonical_stabilizer(n, queens, inv, tmp):
+def _canonical_stabilizer(n, queens, inv, tmp, ties_only=False):
     """Size of the stabiliser of ``queens`` if it is canonical, else 0.
 
     Only the images whose first entry ties with ``queens[0]`` are built in
-    full; the others are decided from the border queens in O(1).
+    full; the others are decided from the border queens in O(1).  With
+    ``ties_only``, images with a smaller first entry are ignored: the D4
+    search's masks have already ranked them below ``queens`` (see
+    :func:`parqueens.units.d4_order`), so only ties are compared.
     """
     stab = 1
     q0 = queens[0]
@@ -100,6 +103,8 @@ def _canonical_stabilizer(n, queens, inv, tmp):
         if f > q0:
             continue
         if f < q0:
+            if ties_only:
+                continue
             return 0
         _image(n, queens, g, tmp)
         cmp = 0

@@ -16,24 +16,29 @@ Methods
     weight 2 (Somers 2002; Richards 1997).  Searches half the tree.
 ``d4``
     The whole symmetry group of the square, by a canonical search
-    (Takaken's method; see Preußer & Engelhardt 2017 for the same idea as
-    pre-placements).  Let ``a`` be the row-0 column.  The canonical (smallest)
-    member of an orbit has ``a`` no larger than the distance of any border
-    queen from its nearest corner, so:
+    (Takaken's method, with a different choice of representative; see
+    Preußer & Engelhardt 2017 for the same idea as pre-placements).  The
+    *distance* of a border queen is its distance from the nearest corner
+    along its border, ``min(c, n-1-c)``; each of the four borders holds one
+    queen (a corner queen is on two borders, at distance 0).  The eight
+    images of a solution put each border on top, in both orientations.
+    :func:`d4_order` ranks the distances; the representative of a class is
+    its image whose top distance ranks first, ties broken by the
+    lexicographic order of the rows.  A unit starts with the row-0 queen at
+    column ``a <= (n-1)/2`` and allows on the other borders only distances
+    ranked no better than ``a``'s: masks on the side columns (by row) and on
+    the last row (by column).  Only solutions with another border queen at
+    distance ``a`` are then compared with their images (a few percent), and
+    each class is counted once, by its orbit size 8, 4 or 2.
 
-    * ``a = 0`` (corner queen): by the transposition the row-1 queen's column
-      ``b1`` is below the column-1 queen's row, so rows ``2..b1-1`` exclude
-      column 1.  Such a solution has no symmetry (orbit of 8), and the
-      search needs no further check;
-    * ``1 <= a <= (n-1)/2``: rows above ``a`` and below ``n-1-a`` exclude the
-      side columns, the last row only allows columns ``a..n-1-a``, and both
-      side columns must be filled by row ``n-1-a``.  The solutions found are
-      then tested for being canonical (only images that tie with the first
-      row are built) and counted by stabiliser size.
-
-    Each symmetry class is found exactly once, with its orbit size 8, 4 or 2;
-    the searched tree is about a quarter of the mirror method's.  Needs
-    n >= 4 and no fixed queens; otherwise ``plain`` is used.
+    The order matters for speed, not for the result.  Ranking small
+    distances first (Takaken) finds the lexicographically smallest member
+    (the canonical form); the listing uses it
+    (``lexicographic=True``).  Counting ranks large distances first: their
+    units then exclude the side columns from the middle rows, where the
+    tree is widest, and the search visits about 0.75 of Takaken's nodes
+    (a third of the mirror method's).  Needs n >= 4 and no fixed queens;
+    otherwise ``plain`` is used.
 """
 
 from dataclasses import dataclass
@@ -61,6 +66,10 @@ class WorkUnit:
         weight is each class's orbit size, found by the search, and this is 1.
     fixed : tuple of (int, int)
         Queens the user fixed, as sorted ``(row, col)`` pairs.
+    lexicographic : bool
+        ``d4`` only: find each class's canonical form (the lexicographically
+        smallest member), for listing; otherwise the representative that is
+        fastest to search (see :func:`d4_order`).
     """
 
     n: int
@@ -68,6 +77,7 @@ class WorkUnit:
     prefix: tuple
     weight: int = 1
     fixed: tuple = ()
+    lexicographic: bool = False
 
     @property
     def id(self):
@@ -96,11 +106,13 @@ class UnitSpec:
     ok: bool = True
 
 
-def unit_masks(unit, unique=False):
+def unit_masks(unit, unique=False, order=None):
     """The kernel inputs of a unit, as a :class:`UnitSpec`.
 
     ``unique``: for ``plain``/``mirror``, also test every solution for being
-    canonical (``d4`` always classifies its solutions).
+    canonical (``d4`` always classifies its solutions).  ``order``: ``d4``
+    only, a ranking of the border distances other than :func:`d4_order`'s
+    (any permutation of ``0..(n-1)//2`` gives the same counts; for tests).
     """
     n = unit.n
     full = int(_full_mask(n))
@@ -111,24 +123,7 @@ def unit_masks(unit, unique=False):
     if unit.method == "mirror" and n % 2 == 1 and prefix and prefix[0] == mid and n > 1:
         allowed[1] &= np.uint64((1 << mid) - 1)
     elif unit.method == "d4":
-        a = prefix[0]
-        side = (1 << (n - 1)) | 1
-        spec.leaf_mode = 2
-        if a == 0:
-            b1 = prefix[1]
-            allowed[2:b1] &= np.uint64(full & ~2)
-        else:
-            b2 = n - 1 - a
-            for r in range(1, n - 1):
-                if r < a or r > b2:
-                    allowed[r] &= np.uint64(full & ~side)
-            allowed[n - 1] &= np.uint64(((1 << (b2 + 1)) - 1) & ~((1 << a) - 1))
-            if b2 <= n - 3:  # a pure prune; the masks alone already enforce it
-                spec.must_row, spec.must_mask = b2, side
-            if a == b2:  # middle column: the mirror image always ties
-                spec.leaf_mode = 1
-            spec.tie_row_a, spec.tie_row_b = a, b2
-            spec.tie_cols = (1 << a) | (1 << b2)
+        _d4_masks(unit, spec, order or d4_order(n, unit.lexicographic))
     placed = np.full(n, -1, dtype=np.int16)
     for r, c in unit.fixed:
         placed[r] = c
@@ -141,7 +136,76 @@ def unit_masks(unit, unique=False):
     return spec
 
 
-def _first_row_choices(n, method):
+def d4_order(n, lexicographic=False):
+    """The ranking of border distances that picks each class's representative.
+
+    Parameters
+    ----------
+    n : int
+        Board size, ``n >= 4``.
+    lexicographic : bool
+        Rank small distances first, so that the representative is the
+        canonical form (Takaken's order).
+
+    Returns
+    -------
+    tuple of int
+        The distances ``0..(n-1)//2``, best ranked first.  The representative
+        of a class is its image whose row-0 queen's distance ranks first.
+        Without ``lexicographic``: the largest distances first, for odd n
+        the middle column after 2, then 1 and 0 (corner queens).  This order
+        was the cheapest of all orders for n = 12..15 (every order's node
+        count was computed); ranking the middle column of an odd board lower
+        pays because its units cannot use the mirror on the first row.
+    """
+    h = (n - 1) // 2
+    if lexicographic:
+        return tuple(range(h + 1))
+    if n % 2 == 0:
+        return tuple(range(h, -1, -1))
+    return tuple(range(h - 1, 1, -1)) + (h, 1, 0)
+
+
+def _d4_masks(unit, spec, order):
+    """Fill in a ``d4`` unit's masks and tie test (see the module text)."""
+    n = unit.n
+    full = int(_full_mask(n))
+    allowed = spec.allowed
+    a = unit.prefix[0]
+    ranked_below = set(order[order.index(a):])
+    side = (1 << (n - 1)) | 1
+    last_side_row = n - 1 if 0 in ranked_below else 0
+    for r in range(1, n - 1):
+        if min(r, n - 1 - r) in ranked_below:
+            last_side_row = max(last_side_row, r)
+        else:
+            allowed[r] &= np.uint64(full & ~side)
+    last = 0
+    for c in range(n):
+        if min(c, n - 1 - c) in ranked_below:
+            last |= 1 << c
+    allowed[n - 1] &= np.uint64(last)
+    if a == 0:
+        # Corner queen: the transposition always ties; the smaller of the two
+        # has its row-1 queen left of the column-1 queen's row (Takaken's
+        # BOUND1), so rows 2..b1-1 exclude column 1.  No other image ties,
+        # and no such solution is symmetric: each counts as an orbit of 8
+        # (leaf mode 2 with no tie to test).
+        allowed[2:unit.prefix[1]] &= np.uint64(full & ~2)
+        spec.leaf_mode = 2
+        return
+    if last_side_row <= n - 3:  # a pure prune; the masks alone already enforce it
+        spec.must_row, spec.must_mask = last_side_row, side
+    if 2 * a == n - 1:
+        # Middle column: the mirror image always ties, and is larger exactly
+        # when the row-1 queen is in the left half.
+        allowed[1] &= np.uint64((1 << a) - 1)
+    spec.leaf_mode = 2
+    spec.tie_row_a, spec.tie_row_b = a, n - 1 - a
+    spec.tie_cols = (1 << a) | (1 << (n - 1 - a))
+
+
+def _first_row_choices(n, method, order):
     """(row-0 prefixes, weight) pairs that a method starts from."""
     if method == "plain":
         return [((c,), 1) for c in range(n)]
@@ -150,28 +214,37 @@ def _first_row_choices(n, method):
         if n % 2 == 1:
             out.append(((n // 2,), 2))
         return out
-    # d4: corner (a = 0) needs the row-1 column; a runs to the middle.
-    out = [((0, b1), 1) for b1 in range(2, n)]
+    # d4: a runs to the middle.  A corner queen (a = 0) needs the row-1
+    # column; ranked last, it would need a queen in every corner, which no
+    # solution has (n > 1).
+    out = []
+    if order[-1] != 0:
+        out = [((0, b1), 1) for b1 in range(2, n)]
     out += [((a,), 1) for a in range(1, (n - 1) // 2 + 1)]
     return out
 
 
-def min_depth(method):
-    """The smallest split depth a method can use (d4 needs two rows)."""
-    return 2 if method == "d4" else 1
+def min_depth(method, lexicographic=False):
+    """The smallest split depth a method can use (two rows for the
+    lexicographic ``d4``, whose corner units fix the row-1 queen)."""
+    return 2 if method == "d4" and lexicographic else 1
 
 
-def iter_units(n, method, depth, fixed=()):
+def iter_units(n, method, depth, fixed=(), lexicographic=False, order=None):
     """The consistent work units of a method, lazily, in lexicographic order
     of their prefixes (the order in which their solutions are listed).
 
-    Same parameters as :func:`make_units`, unchecked.
+    Same parameters as :func:`make_units`, unchecked; ``lexicographic``: see
+    :class:`WorkUnit`; ``order``: see :func:`unit_masks` (then depth >= 2).
+    Yields ``(WorkUnit, UnitSpec)`` pairs.
     """
     fixed = tuple(sorted(fixed))
-    for start, weight in _first_row_choices(n, method):
+    if method == "d4":
+        order = order or d4_order(n, lexicographic)
+    for start, weight in _first_row_choices(n, method, order):
         for prefix in _extend(n, start, depth):
-            unit = WorkUnit(n, method, prefix, weight, fixed)
-            spec = unit_masks(unit)
+            unit = WorkUnit(n, method, prefix, weight, fixed, lexicographic)
+            spec = unit_masks(unit, order=order)
             if spec.ok:
                 yield unit, spec
 

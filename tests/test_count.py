@@ -112,7 +112,7 @@ def test_invalid_arguments():
     with pytest.raises(ValueError, match="split depth"):
         parqueens.count(8, split_depth=9)
     with pytest.raises(ValueError, match="split depth"):
-        parqueens.count(8, method="d4", split_depth=1)
+        parqueens.count(8, method="d4", split_depth=0)
     with pytest.raises(TypeError):
         parqueens.count(8, jobs=1.5)
 
