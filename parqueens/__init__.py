@@ -15,7 +15,7 @@ Public API
 The symmetry helpers live in :mod:`parqueens.symmetry`.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 import importlib
 

@@ -357,11 +357,6 @@ def _maybe_estimate(args, n, jobs, fixed=None):
 
 # ---------------------------------------------------------------- commands
 
-#: Stored with a checkpoint: results of units made otherwise are not reused.
-#: 2: the d4 method ranks large border distances first (1: small first).
-UNITS_VERSION = 2
-
-
 def _params(args, command, ns):
     # The method as run (None means d4, or plain with fixed queens), so that
     # naming the default does not make another run; the split depth is
@@ -369,7 +364,7 @@ def _params(args, command, ns):
     fixed = sorted(getattr(args, "fixed", None) or [])
     method = args.method or ("plain" if fixed else "d4")
     return {"command": command, "n": ns, "method": method, "unique": args.unique,
-            "fixed": [list(q) for q in fixed], "units_version": UNITS_VERSION}
+            "fixed": [list(q) for q in fixed]}
 
 
 def cmd_count(args):

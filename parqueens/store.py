@@ -173,11 +173,6 @@ class RunStore:
             raise self._damaged(f"params: {exc}") from None
         if not isinstance(stored, dict):
             raise self._damaged(f"params: not a JSON object: {meta['params'][:40]}")
-        if params is not None and stored.get("units_version") != params.get("units_version"):
-            raise CheckpointError(
-                f"{self.path} was made by a parqueens whose work units differ (units version "
-                f"{stored.get('units_version', 1)} there, {params.get('units_version', 1)} "
-                f"now); its results cannot be reused: use another file")
         if params is not None and stored != params:
             diff = ", ".join(f"{k}: {stored.get(k)!r} there, {params.get(k)!r} now"
                              for k in sorted(set(stored) | set(params))

@@ -3,7 +3,6 @@ command line, after SIGKILL, SIGINT and SIGTERM; refusal of foreign or
 damaged files (left byte for byte unchanged); `parqueens status`."""
 
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -254,7 +253,7 @@ def real_checkpoints(tmp_path_factory):
 def _prepare_refusal(case, src, d):
     """Make the file of a refusal case in d; returns (path, command args)."""
     path = d / "cp.sqlite"
-    if case in ("count13", "mirror", "unique", "version", "old-units"):
+    if case in ("count13", "mirror", "unique", "version"):
         shutil.copy(src / "count12.sqlite", path)
     if case == "count13":
         return path, ["count", 13]
@@ -284,17 +283,6 @@ def _prepare_refusal(case, src, d):
             db.execute("UPDATE meta SET value = '0.0.0' WHERE key = 'version'")
         db.close()
         return path, ["count", 12]
-    if case == "old-units":
-        # Written before the d4 units changed: no units_version in params.
-        db = sqlite3.connect(path)
-        with db:
-            params = json.loads(db.execute("SELECT value FROM meta WHERE key = 'params'")
-                                .fetchone()[0])
-            del params["units_version"]
-            db.execute("UPDATE meta SET value = ? WHERE key = 'params'",
-                       (json.dumps(params, sort_keys=True),))
-        db.close()
-        return path, ["count", 12]
     if case == "folder":
         path = d / "a_folder"
         path.mkdir()
@@ -304,7 +292,7 @@ def _prepare_refusal(case, src, d):
 
 
 REFUSALS = ["count13", "mirror", "unique", "table-by-count", "text", "truncated",
-            "unrelated-sqlite", "version", "old-units", "folder"]
+            "unrelated-sqlite", "version", "folder"]
 
 
 @pytest.fixture(scope="module")
@@ -334,8 +322,6 @@ def test_refusal_leaves_file_unchanged(refusal_runs, case):
     else:
         assert _sha256(path) == before, "a refused checkpoint must not be modified"
     assert os.path.basename(path) in r.stderr
-    if case == "old-units":
-        assert "work units differ" in r.stderr
 
 
 # ------------------------------------------------------------------ status
