@@ -91,13 +91,12 @@ def _classify(n, leaves, count, by_stab, keep, ties_only):
     """
     queens = np.empty(n, np.int64)
     inv = np.empty(n, np.int64)
-    tmp = np.empty(n, np.int64)
     for i in range(count):
         for r in range(n):
             queens[r] = trailing_zeros(leaves[i, r])
         for r in range(n):
             inv[queens[r]] = r
-        stab = _canonical_stabilizer(n, queens, inv, tmp, ties_only)
+        stab = _canonical_stabilizer(n, queens, inv, ties_only)
         keep[i] = stab > 0
         if stab == 1:
             by_stab[0] += 1

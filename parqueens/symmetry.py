@@ -87,13 +87,35 @@ def _first_of_image(n, g, queens, inv):
 
 
 @njit(cache=True, nogil=True)
-def _canonical_stabilizer(n, queens, inv, tmp, ties_only=False):
+def _image_row(n, g, queens, inv, i):
+    """Column of row ``i`` of the image under ``g`` (``inv[col] = row``)."""
+    m = n - 1
+    if g == 0:
+        return queens[i]
+    if g == 1:
+        return m - inv[i]
+    if g == 2:
+        return m - queens[m - i]
+    if g == 3:
+        return inv[m - i]
+    if g == 4:
+        return m - queens[i]
+    if g == 5:
+        return queens[m - i]
+    if g == 6:
+        return inv[i]
+    return m - inv[m - i]
+
+
+@njit(cache=True, nogil=True)
+def _canonical_stabilizer(n, queens, inv, ties_only=False):
     """Size of the stabiliser of ``queens`` if it is canonical, else 0.
 
-    Only the images whose first entry ties with ``queens[0]`` are built in
-    full; the others are decided from the border queens in O(1).  With
-    ``ties_only``, images with a smaller first entry are ignored: the D4
-    search's masks have already ranked them below ``queens`` (see
+    Only the images whose first entry ties with ``queens[0]`` are compared,
+    row by row until they differ (usually within two rows); the others are
+    decided from the border queens in O(1).  With ``ties_only``, images
+    with a smaller first entry are ignored: the D4 search's masks have
+    already ranked them below ``queens`` (see
     :func:`parqueens.units.d4_order`), so only ties are compared.
     """
     stab = 1
@@ -106,11 +128,11 @@ def _canonical_stabilizer(n, queens, inv, tmp, ties_only=False):
             if ties_only:
                 continue
             return 0
-        _image(n, queens, g, tmp)
         cmp = 0
         for r in range(1, n):
-            if tmp[r] != queens[r]:
-                cmp = -1 if tmp[r] < queens[r] else 1
+            c = _image_row(n, g, queens, inv, r)
+            if c != queens[r]:
+                cmp = -1 if c < queens[r] else 1
                 break
         if cmp < 0:
             return 0

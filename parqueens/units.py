@@ -27,7 +27,9 @@ Methods
     lexicographic order of the rows.  A unit starts with the row-0 queen at
     column ``a <= (n-1)/2`` and allows on the other borders only distances
     ranked no better than ``a``'s: masks on the side columns (by row) and on
-    the last row (by column).  Only solutions with another border queen at
+    the last row (by column); when that leaves the last row few squares, the
+    unit is split by its last-row queen, whose diagonals then prune the
+    whole search.  Only solutions with another border queen at
     distance ``a`` are then compared with their images (a few percent), and
     each class is counted once, by its orbit size 8, 4 or 2.
 
@@ -70,6 +72,10 @@ class WorkUnit:
         ``d4`` only: find each class's canonical form (the lexicographically
         smallest member), for listing; otherwise the representative that is
         fastest to search (see :func:`d4_order`).
+    last : int or None
+        ``d4`` counting only: the column of a queen pre-placed in the last
+        row, for units whose last row has few squares left (see
+        :func:`iter_units`).
     """
 
     n: int
@@ -78,11 +84,16 @@ class WorkUnit:
     weight: int = 1
     fixed: tuple = ()
     lexicographic: bool = False
+    last: int = None
 
     @property
     def id(self):
-        """Stable text id, e.g. ``"d4/16/3.0.5"``."""
-        return f"{self.method}/{self.n}/" + ".".join(str(c) for c in self.prefix)
+        """Stable text id, e.g. ``"d4/16/3.0.5"``, or ``"d4/16/1.3.5;15:2"``
+        with a queen pre-placed in the last row (row 15, column 2)."""
+        text = f"{self.method}/{self.n}/" + ".".join(str(c) for c in self.prefix)
+        if self.last is not None:
+            text += f";{self.n - 1}:{self.last}"
+        return text
 
 
 @dataclass
@@ -132,6 +143,11 @@ def unit_masks(unit, unique=False, order=None):
             spec.ok = False
             return spec
         placed[r] = c
+    if unit.last is not None:
+        if placed[n - 1] >= 0 and placed[n - 1] != unit.last:
+            spec.ok = False
+            return spec
+        placed[n - 1] = unit.last
     spec.ok = bool(_place_queens(n, allowed, placed)) and bool(np.all(allowed != 0))
     return spec
 
@@ -236,17 +252,35 @@ def iter_units(n, method, depth, fixed=(), lexicographic=False, order=None):
 
     Same parameters as :func:`make_units`, unchecked; ``lexicographic``: see
     :class:`WorkUnit`; ``order``: see :func:`unit_masks` (then depth >= 2).
-    Yields ``(WorkUnit, UnitSpec)`` pairs.
+    Yields ``(WorkUnit, UnitSpec)`` pairs.  A counting ``d4`` unit whose
+    last row has at most ``(n - 4) // 2`` squares left is replaced by one
+    unit per last-row queen (:attr:`WorkUnit.last`).
     """
     fixed = tuple(sorted(fixed))
+    split_last = 0
     if method == "d4":
         order = order or d4_order(n, lexicographic)
+        if not lexicographic:
+            split_last = (n - 4) // 2
     for start, weight in _first_row_choices(n, method, order):
         for prefix in _extend(n, start, depth):
             unit = WorkUnit(n, method, prefix, weight, fixed, lexicographic)
             spec = unit_masks(unit, order=order)
-            if spec.ok:
+            if not spec.ok:
+                continue
+            last_row = int(spec.allowed[n - 1])
+            if last_row.bit_count() > split_last or last_row.bit_count() == 1:
                 yield unit, spec
+                continue
+            # The d4 masks leave this unit's last row few squares (small a):
+            # one unit per last-row queen then prunes from the first rows on,
+            # which at n = 17 saves 3 % of the nodes and 5 % of the time.
+            for c in range(n):
+                if last_row >> c & 1:
+                    sub = WorkUnit(n, method, prefix, weight, fixed, lexicographic, last=c)
+                    sub_spec = unit_masks(sub, order=order)
+                    if sub_spec.ok:
+                        yield sub, sub_spec
 
 
 def make_units(n, method, depth, fixed=()):

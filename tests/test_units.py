@@ -51,6 +51,9 @@ def test_ids_stable_and_unique(method):
     assert [u.id for u in a] == [u.id for u in b]
     assert len({u.id for u in a}) == len(a)
     assert a[0].id.startswith(f"{method}/10/")
+    if method == "d4":  # narrow last rows are split by their queen
+        split = [u for u in a if u.last is not None]
+        assert split and all(u.id.endswith(f";9:{u.last}") for u in split)
 
 
 @pytest.mark.parametrize("method", ["plain", "mirror"])
