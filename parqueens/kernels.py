@@ -93,9 +93,9 @@ def _classify(n, leaves, count, by_stab, keep, ties_only):
     inv = np.empty(n, np.int64)
     for i in range(count):
         for r in range(n):
-            queens[r] = trailing_zeros(leaves[i, r])
-        for r in range(n):
-            inv[queens[r]] = r
+            c = trailing_zeros(leaves[i, r])
+            queens[r] = c
+            inv[c] = r
         stab = _canonical_stabilizer(n, queens, inv, ties_only)
         keep[i] = stab > 0
         if stab == 1:

@@ -494,10 +494,12 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=
         nodes += _knuth_estimate(n, spec.allowed, per_unit, seed + int(i))
     nodes = nodes / max(1, len(picks)) * len(units)
     warm_up()
-    calib_units = make_units(14, method, 3)
+    # The kernel alone is timed: the per-unit set-up in Python weighs on a
+    # board this small far more than on the boards worth estimating.
+    calib_specs = [unit_masks(u) for u in make_units(14, method, 2)]
     t = time.perf_counter()
-    calib_nodes = sum(r.nodes for r in run_chunk(calib_units, False))
-    rate = calib_nodes / max(time.perf_counter() - t, 1e-9)
+    _, _, calib_nodes, _ = search_specs(14, calib_specs)
+    rate = int(calib_nodes.sum()) / max(time.perf_counter() - t, 1e-9)
     return {"nodes": nodes, "rate": rate, "jobs": jobs, "units": len(units),
             "split_depth": depth, "method": method,
             "seconds": nodes / rate / min(jobs, max(1, len(units)))}
