@@ -468,9 +468,10 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=
 
     The nodes of the search tree are estimated by Knuth's random probes
     (Knuth 1975) over the work units, and divided by this machine's node
-    rate, measured on a small board (n = 14, about 0.1 s) in this process.  The estimate
-    is rough (within a factor of about two for n >= 16) but cheap: about a
-    second.
+    rate, measured on a small board (n = 14, the kernel alone, about 0.05 s)
+    in this process.  The estimate is rough (it ran 1.25 to 1.3 times the
+    real time at n = 16..18, and can be up to about twice off) but cheap:
+    about a second.
 
     Returns a dict: ``nodes`` (float), ``rate`` (nodes per second per job),
     ``jobs``, ``units``, ``split_depth``, ``method`` and ``seconds`` (the

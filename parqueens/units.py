@@ -30,7 +30,7 @@ Methods
     the last row (by column); when that leaves the last row few squares, the
     unit is split by its last-row queen, whose diagonals then prune the
     whole search.  Only solutions with another border queen at
-    distance ``a`` are then compared with their images (a few percent), and
+    distance ``a`` are then compared with their images (a third at n = 16), and
     each class is counted once, by its orbit size 8, 4 or 2.
 
     The order matters for speed, not for the result.  Ranking small
