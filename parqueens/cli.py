@@ -52,7 +52,7 @@ def job_count(text):
         raise argparse.ArgumentTypeError("--jobs must not be 0 (1: no parallelism, "
                                          "-1: all cores)")
     if abs(value) > 4096:
-        raise argparse.ArgumentTypeError(f"--jobs must be at most 4096, got {text!r}")
+        raise argparse.ArgumentTypeError(f"--jobs must be between -4096 and 4096, got {text!r}")
     return value
 
 
@@ -104,8 +104,10 @@ def _add_progress(p):
 
 def _add_jobs(p):
     p.add_argument("-j", "--jobs", type=job_count, default=None, metavar="J",
-                   help="worker processes (default: all cores, as joblib.cpu_count(); "
-                        "1: run in this process; -1: all cores, -2: all but one)")
+                   help="parallel jobs: threads when counting, worker processes with "
+                        "--backend loky and when listing (default: all cores, as "
+                        "joblib.cpu_count(); 1: run in this process; -1: all cores, "
+                        "-2: all but one)")
 
 
 def _add_run_options(p, *, fixed=True):
@@ -275,6 +277,33 @@ def _check_jobs(args):
                     f"{extra}")
 
 
+def _check_split_depth(args):
+    """Warn when --split-depth is far deeper than the default for some n."""
+    depth = getattr(args, "split_depth", None)
+    if depth is None or args.command not in ("count", "table") or args.estimate:
+        return
+    from .checks import resolve_jobs
+    from .runner import resolve_method
+    from .units import auto_depth
+    ns = [args.n] if args.command == "count" else args.range
+    fixed = getattr(args, "fixed", None) or ()
+    try:
+        jobs = resolve_jobs(args.jobs)
+        if any(n >= 3 and depth > n for n in ns):
+            return  # the command refuses it
+        for n in ns:
+            if n < 3:
+                continue
+            default = auto_depth(n, resolve_method(args.method, n, fixed, args.unique), jobs)
+            if depth > default + 2:
+                _note(args, f"--split-depth {depth} is much deeper than n = {n} needs (default "
+                            f"{default}): the units are built one by one in Python, which can "
+                            f"take far longer than the search itself")
+                return
+    except (ValueError, TypeError):
+        return  # the command reports it
+
+
 def _note(args, message):
     if not getattr(args, "quiet", False):
         print(message, file=sys.stderr)
@@ -438,6 +467,8 @@ def cmd_table(args):
                 _maybe_estimate(args, n, jobs)
             return 0
         store = _open_store(args.checkpoint, _params(args, "table", ns))
+        if store is not None and args.split_depth is not None:
+            _check_stored_depths(store, ns, args.split_depth)
         from tqdm import tqdm
         outer = tqdm(total=len(ns), disable=not _show_progress(args), file=sys.stderr,
                      unit="n", desc="table", position=0)
@@ -463,6 +494,18 @@ def cmd_table(args):
         _write_table(args.out, fmt, rows, args.unique, args.force)
         _note(args, f"wrote {len(rows)} rows to {args.out}")
     return 0
+
+
+def _check_stored_depths(store, ns, depth):
+    # Before the header: a depth the checkpoint contradicts would otherwise
+    # stop the table halfway.
+    from .store import CheckpointError
+    for n in ns:
+        stored = store.run_depth(n)
+        if stored is not None and stored != depth:
+            store.close()
+            raise CheckpointError(f"{store.path}: n = {n} was split at depth {stored} there, "
+                                  f"not {depth}; leave out --split-depth to resume it")
 
 
 def _table_header(unique):
@@ -767,6 +810,7 @@ def main(argv=None):
         if sys.stdout is None:
             sys.stdout = open(os.devnull, "w")  # notes go to stderr; nothing is lost
         _check_jobs(args)
+        _check_split_depth(args)
         return args.func(args)
     except UsageError as exc:
         print(exc, file=sys.stderr)

@@ -26,6 +26,10 @@ from .kernels import _knuth_estimate, _search_batch
 from .units import METHODS, auto_depth, make_units, min_depth, unit_masks
 
 
+#: Values of ``backend`` for :func:`run_count`: threads of this process,
+#: loky worker processes (None), the active Dask cluster.
+BACKENDS = ("threading", None, "dask")
+
 #: With the default ``jobs=None``, boards up to this size are searched in the
 #: calling process: starting worker processes takes longer than the search.
 SMALL_N = 14
@@ -401,6 +405,9 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
     n = check_n(n)
     fixed = check_fixed(n, fixed)
     method = resolve_method(method, n, fixed, unique)
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose from "
+                         f"{', '.join(map(repr, BACKENDS))}")
     # Before any kernel is called here (make_units calls some): loading the
     # numba cache in the main thread would swallow a Ctrl-C (ctypes callbacks).
     call_interruptibly(warm_up)
@@ -469,9 +476,10 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=
     The nodes of the search tree are estimated by Knuth's random probes
     (Knuth 1975) over the work units, and divided by this machine's node
     rate, measured on a small board (n = 14, the kernel alone, about 0.05 s)
-    in this process.  The estimate is rough (it ran 1.25 to 1.3 times the
-    real time at n = 16..18, and can be up to about twice off) but cheap:
-    about a second.
+    in this process, plus twice the time it took to build the work units
+    (which a deep ``split_depth`` makes long).  The estimate is rough (it ran
+    1.25 to 1.3 times the real time at n = 16..18, and can be up to about
+    twice off) but cheap: about a second, or the time to build the units.
 
     Returns a dict: ``nodes`` (float), ``rate`` (nodes per second per job),
     ``jobs``, ``units``, ``split_depth``, ``method`` and ``seconds`` (the
@@ -485,7 +493,11 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=
         return {"nodes": 0.0, "rate": 0.0, "jobs": jobs, "units": 0, "split_depth": 0,
                 "method": method, "seconds": 0.0}
     depth = choose_depth(n, method, jobs, split_depth)
+    t = time.perf_counter()
     units = make_units(n, method, depth, fixed)
+    # A run builds the units too, and their masks once more when searching:
+    # with a deep --split-depth that can outweigh the search.
+    build = 2 * (time.perf_counter() - t)
     rng = np.random.default_rng(seed)
     picks = rng.integers(0, len(units), size=min(len(units), 256)) if units else []
     per_unit = max(1, probes // max(1, len(picks)))
@@ -503,7 +515,7 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=
     rate = int(calib_nodes.sum()) / max(time.perf_counter() - t, 1e-9)
     return {"nodes": nodes, "rate": rate, "jobs": jobs, "units": len(units),
             "split_depth": depth, "method": method,
-            "seconds": nodes / rate / min(jobs, max(1, len(units)))}
+            "seconds": nodes / rate / min(jobs, max(1, len(units))) + build}
 
 
 class _Accumulator:

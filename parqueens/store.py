@@ -164,8 +164,10 @@ class RunStore:
         if meta.get("format") != FORMAT:
             raise CheckpointError(f"{self.path} is not a parqueens checkpoint")
         if meta.get("version") != __version__:
+            if not meta.get("version"):
+                raise self._damaged("no parqueens version recorded")
             raise CheckpointError(f"{self.path} was written by parqueens "
-                                  f"{meta.get('version')}, this is {__version__}; "
+                                  f"{meta['version']}, this is {__version__}; "
                                   f"finish it with that version or start a new file")
         try:
             stored = json.loads(meta["params"])

@@ -28,12 +28,15 @@ def specs_of(n, method, depth):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-n", type=int, nargs="+", default=[16, 17])
+    ap.add_argument("-n", type=int, nargs="+", default=[16, 17],
+                    help="board sizes, 5 or more (default 16 17)")
     ap.add_argument("--methods", nargs="+", default=["d4", "d4-lex", "mirror"],
                     choices=["d4", "d4-lex", "mirror", "plain"])
     ap.add_argument("--depth", type=int, default=3, help="split depth (default 3)")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=3, help="rounds (median; default 3)")
     args = ap.parse_args()
+    if args.repeat < 1 or args.depth < 1 or min(args.n) < 5 or args.depth > min(args.n) - 2:
+        ap.error("need --repeat >= 1, n >= 5 and 1 <= --depth <= n - 2")
     warm_up()
     rows = []
     for n in args.n:
@@ -49,7 +52,7 @@ def main():
         med = {m: statistics.median(times[m]) for m in args.methods}
         for m in args.methods:
             rel = ""
-            if "mirror" in med:
+            if "mirror" in med and med["mirror"] > 0 and nodes["mirror"] > 0:
                 rel = f" {med[m] / med['mirror']:.3f} | {nodes[m] / nodes['mirror']:.3f} |"
             rows.append(f"| {n} | {m} | {med[m]:.2f} | {nodes[m]:,} |{rel}")
     head = "| n | method | seconds | nodes |"

@@ -233,3 +233,11 @@ def test_worker_processes_bounded():
                        env=cli_env(), timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["724", str(4 * joblib.cpu_count())]
+
+
+def test_deep_split_depth_warns(run_cli):
+    r = run_cli("count", 10, "--split-depth", 7, "--jobs", 1)
+    assert r.returncode == 0 and r.stdout == "724\n"
+    assert "much deeper than n = 10 needs" in r.stderr
+    quiet = run_cli("count", 10, "--split-depth", 3, "--jobs", 1)
+    assert quiet.returncode == 0 and quiet.stderr == ""

@@ -115,6 +115,9 @@ def test_invalid_arguments():
         parqueens.count(8, method="d4", split_depth=0)
     with pytest.raises(TypeError):
         parqueens.count(8, jobs=1.5)
+    from parqueens.runner import run_count
+    with pytest.raises(ValueError, match="unknown backend"):
+        run_count(8, backend="foo")
 
 
 def test_negative_jobs_like_joblib():

@@ -177,3 +177,16 @@ def test_force_overwrites(run_cli, tmp_path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     _check_rows(rows, [4, 5, 6], unique=False)
+
+
+def test_checkpoint_depth_conflict_refused_before_any_row(run_cli, tmp_path):
+    # The checkpoint recorded other split depths: refused before the header,
+    # not after the rows that fit.
+    ck = tmp_path / "t.db"
+    first = run_cli("table", "8-11", "--checkpoint", ck, "--quiet")
+    assert first.returncode == 0, first.stderr
+    r = run_cli("table", "8-11", "--checkpoint", ck, "--split-depth", 3)
+    assert r.returncode == 2 and r.stdout == ""
+    assert "leave out --split-depth" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    again = run_cli("table", "8-11", "--checkpoint", ck)
+    assert again.returncode == 0 and "| 11 | 2680 |" in again.stdout
