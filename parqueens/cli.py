@@ -600,14 +600,31 @@ def cmd_status(args):
                 line += f", done: total {total}"
             else:
                 line += f", total so far {total}"
-                if done:
-                    left = s["seconds"] / done * (all_units - done)
-                    line += f", about {_format_seconds(left)} left at the rate so far"
+                share = _done_share(params, n, s)
+                if share:
+                    left = s["seconds"] * (1 - share) / share
+                    line += f", about {_format_seconds(left)} of work left at the rate so far"
             if params["unique"] and fundamental is not None:
                 line += f", fundamental {fundamental}"
             line += f" ({_format_seconds(s['seconds'])} of work stored)"
             print(line)
     return 0
+
+
+def _done_share(params, n, s):
+    """The estimated share of the work in the stored units of n (0 if none)."""
+    from .runner import resolve_method
+    from .units import make_units, work_shares
+    if not s["units_done"] or not s["split_depth"]:
+        return 0.0
+    fixed = [tuple(q) for q in params.get("fixed") or []]
+    try:
+        method = resolve_method(params["method"], n, fixed, params["unique"])
+        units = make_units(n, method, s["split_depth"], fixed)
+    except (ValueError, TypeError):
+        return s["units_done"] / max(1, s["units_total"])
+    shares = dict(zip((u.id for u in units), work_shares(units)))
+    return float(sum(shares.get(uid, 0.0) for uid in s["units"]))
 
 
 def _range_text(ns):

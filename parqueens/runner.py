@@ -23,7 +23,7 @@ import numpy as np
 from . import symmetry
 from .checks import check_fixed, check_int, check_n, fixed_conflict, resolve_jobs
 from .kernels import _knuth_estimate, _search_batch
-from .units import METHODS, auto_depth, make_units, min_depth, unit_masks
+from .units import METHODS, auto_depth, make_units, min_depth, unit_masks, work_shares
 
 
 #: Values of ``backend`` for :func:`run_count`: threads of this process,
@@ -436,8 +436,10 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
             acc.add(unit, UnitResult(*done[unit.id]))
         else:
             todo.append(unit)
-    bar = _progress_bar(len(units), progress, f"n={n}", initial=len(units) - len(todo))
     finished = len(units) - len(todo)
+    share = dict(zip((u.id for u in units), work_shares(units))) if progress else {}
+    bar = _progress_bar(progress, f"n={n}", len(units), finished,
+                        sum(share.get(u.id, 0.0) for u in units if u.id in done))
     try:
         t = time.perf_counter()
         for pairs in iter_chunks(todo, jobs=jobs, unique=unique, backend=backend):
@@ -449,7 +451,8 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
                                now - t)
                 t = now
             finished += len(pairs)
-            bar.update(len(pairs))
+            bar.set_description_str(f"n={n} {finished}/{len(units)} units", refresh=False)
+            bar.update(sum(share.get(u.id, 0.0) for u, _ in pairs))
     except BaseException as exc:
         if not isinstance(exc, Exception):
             # Ctrl-C or a termination signal: say how far the run got.
@@ -543,7 +546,10 @@ def _finish(result, unique, orbits, start):
     return result
 
 
-def _progress_bar(total, enabled, desc, initial=0):
+def _progress_bar(enabled, desc, units, finished, share_done):
+    # The bar and its time left follow the estimated share of the work done
+    # (units differ a lot in size, and the largest run first).
     from tqdm import tqdm
-    return tqdm(total=total, initial=initial, disable=not enabled, file=sys.stderr,
-                unit="unit", desc=desc, dynamic_ncols=True)
+    return tqdm(total=1.0, initial=share_done, disable=not enabled, file=sys.stderr,
+                desc=f"{desc} {finished}/{units} units", dynamic_ncols=True,
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]")

@@ -132,3 +132,15 @@ def test_make_units_rejects(bad):
     method, depth = bad
     with pytest.raises(ValueError):
         make_units(8, method, depth)
+
+
+def test_work_shares_follow_the_nodes():
+    from parqueens.units import work_shares
+    units = make_units(14, "d4", 2)
+    shares = work_shares(units)
+    assert len(shares) == len(units) and abs(shares.sum() - 1) < 1e-9
+    nodes = [r.nodes for r in run_chunk(units, unique=False)]
+    k = len(units) // 8  # the largest come first
+    assert abs(shares[:k].sum() - sum(nodes[:k]) / sum(nodes)) < 0.1
+    assert shares[:k].sum() > 2 * k / len(units)  # far from counting units
+    assert work_shares([]).size == 0
