@@ -292,7 +292,7 @@ def _check_split_depth(args):
         if any(n >= 3 and depth > n for n in ns):
             return  # the command refuses it
         for n in ns:
-            if n < 3:
+            if n < 10:  # small boards build their units at once, whatever the depth
                 continue
             default = auto_depth(n, resolve_method(args.method, n, fixed, args.unique), jobs)
             if depth > default + 2:
@@ -502,7 +502,7 @@ def _check_stored_depths(store, ns, depth):
     from .store import CheckpointError
     for n in ns:
         stored = store.run_depth(n)
-        if stored is not None and stored != depth:
+        if n >= 3 and stored is not None and stored != depth:  # n <= 2: no units
             store.close()
             raise CheckpointError(f"{store.path}: n = {n} was split at depth {stored} there, "
                                   f"not {depth}; leave out --split-depth to resume it")
@@ -614,9 +614,11 @@ def cmd_status(args):
 def _done_share(params, n, s):
     """The estimated share of the work in the stored units of n (0 if none)."""
     from .runner import resolve_method
-    from .units import make_units, work_shares
+    from .units import SHARES_UP_TO, make_units, work_shares
     if not s["units_done"] or not s["split_depth"]:
         return 0.0
+    if s["units_total"] > SHARES_UP_TO:  # building them would take long
+        return s["units_done"] / s["units_total"]
     fixed = [tuple(q) for q in params.get("fixed") or []]
     try:
         method = resolve_method(params["method"], n, fixed, params["unique"])

@@ -29,6 +29,7 @@ from .units import METHODS, auto_depth, make_units, min_depth, unit_masks, work_
 #: Values of ``backend`` for :func:`run_count`: threads of this process,
 #: loky worker processes (None), the active Dask cluster.
 BACKENDS = ("threading", None, "dask")
+_BACKEND_NAMES = {"threads": "threading", "loky": None}  # the command line's names
 
 #: With the default ``jobs=None``, boards up to this size are searched in the
 #: calling process: starting worker processes takes longer than the search.
@@ -384,10 +385,12 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
         Store each finished unit there, and skip the units it already holds
         (see :mod:`parqueens.store`).
     backend : str or None
-        Where the units run: ``"threading"`` (default) for threads of this
-        process (the kernels release the GIL, so they search in parallel with
-        no worker start-up), None for loky worker processes, ``"dask"``
-        inside :func:`parqueens.backends.dask_client`.
+        Where the units run: ``"threading"`` or ``"threads"`` (default) for
+        threads of this process (the kernels release the GIL, so they search
+        in parallel with no worker start-up), None or ``"loky"`` for loky
+        worker processes, ``"dask"`` inside
+        :func:`parqueens.backends.dask_client` (elsewhere joblib falls back to
+        local processes).
 
     Returns
     -------
@@ -405,9 +408,10 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
     n = check_n(n)
     fixed = check_fixed(n, fixed)
     method = resolve_method(method, n, fixed, unique)
+    backend = _BACKEND_NAMES.get(backend, backend)
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose from "
-                         f"{', '.join(map(repr, BACKENDS))}")
+        raise ValueError(f"unknown backend {backend!r}; choose from 'threads' (or "
+                         f"'threading'), 'loky' (or None), 'dask'")
     # Before any kernel is called here (make_units calls some): loading the
     # numba cache in the main thread would swallow a Ctrl-C (ctypes callbacks).
     call_interruptibly(warm_up)
@@ -439,7 +443,7 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
     finished = len(units) - len(todo)
     share = dict(zip((u.id for u in units), work_shares(units))) if progress else {}
     bar = _progress_bar(progress, f"n={n}", len(units), finished,
-                        sum(share.get(u.id, 0.0) for u in units if u.id in done))
+                        min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id in done)))
     try:
         t = time.perf_counter()
         for pairs in iter_chunks(todo, jobs=jobs, unique=unique, backend=backend):
@@ -452,13 +456,17 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
                 t = now
             finished += len(pairs)
             bar.set_description_str(f"n={n} {finished}/{len(units)} units", refresh=False)
-            bar.update(sum(share.get(u.id, 0.0) for u, _ in pairs))
+            step = sum(share.get(u.id, 0.0) for u, _ in pairs)
+            # Float sums must neither pass 1 nor stop short of it at the end.
+            bar.update(1.0 - bar.n if finished == len(units) else min(step, 1.0 - bar.n))
     except BaseException as exc:
         if not isinstance(exc, Exception):
             # Ctrl-C or a termination signal: say how far the run got.
             exc.progress = (n, finished, len(units))
         raise
     finally:
+        if finished == len(units) and bar.n < 1.0:  # nothing to search
+            bar.update(1.0 - bar.n)
         bar.close()
     orbits = {8 >> k: acc.classes[k] for k in range(4)}
     total = acc.total

@@ -345,18 +345,32 @@ def _consistent(prefix):
     return True
 
 
-def work_shares(units):
-    """Each unit's estimated share of the whole search: a ``numpy.ndarray`` of
-    ``float64``, one per unit, summing to 1 (empty for no units).
+#: Above this many units, :func:`work_shares` is not worth its time: the
+#: units are small, their set-up outweighs their search, and counting them
+#: tells the time left better.
+SHARES_UP_TO = 20000
 
-    From the product of the free squares per row (see :func:`make_units`);
-    at n = 17 the shares of the first 14, 30 and 60 of 229 d4 units came to
+
+def work_shares(units):
+    """Each unit's estimated share of the whole search.
+
+    ``units``: a list of :class:`WorkUnit`.  Returns a ``numpy.ndarray`` of
+    ``float64``, one per unit, summing to 1 (empty for no units).  From the
+    product of the free squares per row (see :func:`make_units`); at
+    n = 17 the shares of the first 14, 30 and 60 of 229 d4 units came to
     0.40, 0.70 and 0.96 against 0.40, 0.69 and 0.93 of the nodes, where
-    counting units would say 0.06, 0.13 and 0.26.  Used for the time left.
+    counting units would say 0.06, 0.13 and 0.26.  Beyond
+    :data:`SHARES_UP_TO` units, or if no unit has room, each unit gets the
+    same share.  Used for the time left.
     """
+    units = list(units)
     if not units:
         return np.zeros(0)
+    if len(units) > SHARES_UP_TO:
+        return np.full(len(units), 1.0 / len(units))
     sizes = np.array([_size_estimate(unit_masks(u).allowed) for u in units])
+    if not np.isfinite(sizes.max()):
+        return np.full(len(units), 1.0 / len(units))
     weights = np.exp2(sizes - sizes.max())
     return weights / weights.sum()
 
@@ -364,7 +378,8 @@ def work_shares(units):
 def _size_estimate(allowed):
     # log of the product of the free squares per row: a cheap upper bound
     # of the subtree, good enough to dispatch large units first.
-    return float(np.sum(np.log2(np.bitwise_count(allowed).astype(np.float64))))
+    with np.errstate(divide="ignore"):  # a row with no room: -inf, size 0
+        return float(np.sum(np.log2(np.bitwise_count(allowed).astype(np.float64))))
 
 
 def auto_depth(n, method, jobs):

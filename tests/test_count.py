@@ -118,6 +118,7 @@ def test_invalid_arguments():
     from parqueens.runner import run_count
     with pytest.raises(ValueError, match="unknown backend"):
         run_count(8, backend="foo")
+    assert run_count(9, backend="loky", jobs=1).total == run_count(9, backend="threads").total
 
 
 def test_negative_jobs_like_joblib():

@@ -190,3 +190,8 @@ def test_checkpoint_depth_conflict_refused_before_any_row(run_cli, tmp_path):
     assert "leave out --split-depth" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     again = run_cli("table", "8-11", "--checkpoint", ck)
     assert again.returncode == 0 and "| 11 | 2680 |" in again.stdout
+    # Sizes without work units record depth 0; the same command runs again.
+    small = tmp_path / "s.db"
+    for _ in range(2):
+        r = run_cli("table", "1-6", "--checkpoint", small, "--split-depth", 3, "--quiet")
+        assert r.returncode == 0 and "| 6 | 4 |" in r.stdout, r.stderr

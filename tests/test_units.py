@@ -144,3 +144,6 @@ def test_work_shares_follow_the_nodes():
     assert abs(shares[:k].sum() - sum(nodes[:k]) / sum(nodes)) < 0.1
     assert shares[:k].sum() > 2 * k / len(units)  # far from counting units
     assert work_shares([]).size == 0
+    from parqueens.units import WorkUnit
+    no_room = [WorkUnit(8, "plain", (0, 0)), WorkUnit(8, "plain", (1, 1))]
+    assert list(work_shares(no_room)) == [0.5, 0.5]
