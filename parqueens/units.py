@@ -43,7 +43,7 @@ Methods
     otherwise ``plain`` is used.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .kernels import MAX_N, _full_mask, _place_queens
@@ -76,6 +76,9 @@ class WorkUnit:
         ``d4`` counting only: the column of a queen pre-placed in the last
         row, for units whose last row has few squares left (see
         :func:`iter_units`).
+    size : float or None
+        log2 of the estimated size of the unit's search, set by
+        :func:`make_units` (not part of the unit's identity).
     """
 
     n: int
@@ -85,6 +88,7 @@ class WorkUnit:
     fixed: tuple = ()
     lexicographic: bool = False
     last: int = None
+    size: float = field(default=None, compare=False, repr=False)
 
     @property
     def id(self):
@@ -134,7 +138,7 @@ def unit_masks(unit, unique=False, order=None):
     if unit.method == "mirror" and n % 2 == 1 and prefix and prefix[0] == mid and n > 1:
         allowed[1] &= np.uint64((1 << mid) - 1)
     elif unit.method == "d4":
-        _d4_masks(unit, spec, order or d4_order(n, unit.lexicographic))
+        _d4_masks(unit, spec, order or d4_order(n, unit.lexicographic), full)
     placed = np.full(n, -1, dtype=np.int16)
     for r, c in unit.fixed:
         placed[r] = c
@@ -182,10 +186,10 @@ def d4_order(n, lexicographic=False):
     return tuple(range(h - 1, 1, -1)) + (h, 1, 0)
 
 
-def _d4_masks(unit, spec, order):
-    """Fill in a ``d4`` unit's masks and tie test (see the module text)."""
+def _d4_masks(unit, spec, order, full):
+    """Fill in a ``d4`` unit's masks and tie test (see the module text);
+    ``full``: the mask of all n columns."""
     n = unit.n
-    full = int(_full_mask(n))
     allowed = spec.allowed
     a = unit.prefix[0]
     ranked_below = set(order[order.index(a):])
@@ -315,10 +319,10 @@ def make_units(n, method, depth, fixed=()):
     if not min_depth(method) <= depth <= n:
         raise ValueError(f"split depth must be {min_depth(method)}..{n} for method "
                          f"{method}, got {depth}")
-    units = [(_size_estimate(spec.allowed), unit)
+    units = [replace(unit, size=_size_estimate(spec.allowed))
              for unit, spec in iter_units(n, method, depth, fixed)]
-    units.sort(key=lambda pair: (-pair[0], pair[1].prefix))
-    return [u for _, u in units]
+    units.sort(key=lambda u: (-u.size, u.prefix))
+    return units
 
 
 def _extend(n, start, depth):
@@ -345,9 +349,10 @@ def _consistent(prefix):
     return True
 
 
-#: Above this many units, :func:`work_shares` is not worth its time: the
-#: units are small, their set-up outweighs their search, and counting them
-#: tells the time left better.
+#: Above this many units (a deep split depth), :func:`work_shares` counts
+#: units: they are then small, their set-up outweighs their search, and
+#: counting them tells the time left better (and ``status`` need not build
+#: them all again).
 SHARES_UP_TO = 20000
 
 
@@ -368,7 +373,8 @@ def work_shares(units):
         return np.zeros(0)
     if len(units) > SHARES_UP_TO:
         return np.full(len(units), 1.0 / len(units))
-    sizes = np.array([_size_estimate(unit_masks(u).allowed) for u in units])
+    sizes = np.array([u.size if u.size is not None else _size_estimate(unit_masks(u).allowed)
+                      for u in units])
     if not np.isfinite(sizes.max()):
         return np.full(len(units), 1.0 / len(units))
     weights = np.exp2(sizes - sizes.max())
