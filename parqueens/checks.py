@@ -20,6 +20,13 @@ def check_int(value, name):
     return int(value)
 
 
+def check_unique_fixed(unique, fixed):
+    """``ValueError`` if symmetry classes are asked for with fixed queens."""
+    if unique and fixed:
+        raise ValueError("unique (--unique) cannot be combined with fixed queens: fixing a "
+                         "queen breaks the symmetry that defines the classes")
+
+
 def check_n(n, *, name="n", low=0, high=MAX_N):
     """Validate a board size; returns it as an int.
 

@@ -575,8 +575,10 @@ def cmd_status(args):
         if not {"command", "n", "method", "unique"} <= params.keys():
             raise CheckpointError(f"{args.file} was not made by the parqueens command (it has "
                                   f"no count/table parameters)")
+        fixed = ",".join(f"{r}:{c}" for r, c in params.get("fixed") or [])
         print(f"checkpoint {args.file}: {params['command']} n={_range_text(params['n'])} "
-              f"method={params['method'] or 'd4'} unique={params['unique']}")
+              f"method={params['method'] or 'd4'} unique={params['unique']}"
+              + (f" fixed={fixed}" if fixed else ""))
         summary = {s["n"]: s for s in store.summary()}
         for n in params["n"]:
             s = summary.get(n)

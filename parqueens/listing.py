@@ -21,7 +21,8 @@ import joblib
 import numpy as np
 
 from . import symmetry
-from .checks import check_fixed, check_int, check_n, fixed_conflict, resolve_jobs
+from .checks import (check_fixed, check_int, check_n, check_unique_fixed, fixed_conflict,
+                     resolve_jobs)
 from .kernels import _list_solutions, _search
 from .units import iter_units, min_depth, unit_masks
 
@@ -30,9 +31,7 @@ _CHUNK_UNITS = 64
 
 
 def _listing_method(n, unique, fixed):
-    if unique and fixed:
-        raise ValueError("--unique cannot be combined with fixed queens: fixing a queen "
-                         "breaks the symmetry that defines the classes")
+    check_unique_fixed(unique, fixed)
     return "d4" if unique and n >= 4 else "plain"
 
 

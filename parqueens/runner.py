@@ -21,7 +21,8 @@ import joblib
 import numpy as np
 
 from . import symmetry
-from .checks import check_fixed, check_int, check_n, fixed_conflict, resolve_jobs
+from .checks import (check_fixed, check_int, check_n, check_unique_fixed, fixed_conflict,
+                     resolve_jobs)
 from .kernels import _knuth_estimate, _search_batch
 from .units import METHODS, auto_depth, make_units, min_depth, unit_masks, work_shares
 
@@ -319,9 +320,7 @@ def resolve_method(method, n, fixed=(), unique=False):
     if method is not None and method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
     if fixed:
-        if unique:
-            raise ValueError("--unique cannot be combined with fixed queens: fixing a queen "
-                             "breaks the symmetry that defines the classes")
+        check_unique_fixed(unique, fixed)
         if method in ("d4", "mirror"):
             raise ValueError(f"method {method} cannot be used with fixed queens (they break "
                              f"the symmetry); use plain")

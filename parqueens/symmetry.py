@@ -175,7 +175,9 @@ def transform(queens, g):
         if g not in SYMMETRIES:
             raise ValueError(f"unknown symmetry {g!r}; choose from {', '.join(SYMMETRIES)}")
         g = SYMMETRIES.index(g)
-    if isinstance(g, bool) or not isinstance(g, (int, np.integer)) or not 0 <= g < 8:
+    if isinstance(g, bool) or not isinstance(g, (int, np.integer)):
+        raise TypeError(f"symmetry index must be an integer or a name, got {g!r}")
+    if not 0 <= g < 8:
         raise ValueError(f"symmetry index must be 0..7, got {g!r}")
     q = _as_perm(queens)
     out = np.empty_like(q)

@@ -431,3 +431,12 @@ def test_worker_killed_mid_run_then_resume(tmp_path):
     assert r.returncode == 0 and r.stdout.strip() == str(A000170[16]), r.stderr
     m = _RESUMED.search(r.stderr)
     assert m and int(m.group(1)) == kept
+
+
+def test_status_names_fixed_queens(run_cli, tmp_path):
+    ck = tmp_path / "f.db"
+    assert run_cli("count", 8, "--fixed", "0:0", "--checkpoint", ck).stdout == "4\n"
+    r = run_cli("status", ck)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0].endswith("unique=False fixed=0:0")
+    assert "done: total 4" in r.stdout

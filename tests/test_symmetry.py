@@ -67,6 +67,9 @@ def test_rejects_unknown_symmetry():
         transform(Q8, 8)
     with pytest.raises(ValueError):
         transform(Q8, "spin")
+    for not_an_index in (True, 1.0):  # as the README says: booleans are not integers
+        with pytest.raises(TypeError):
+            transform(Q8, not_an_index)
     assert len(SYMMETRIES) == 8
 
 
