@@ -108,58 +108,244 @@ def _classify(n, leaves, count, by_stab, keep, ties_only):
             by_stab[3] += 1
 
 
+#: The work array of :func:`_count`: a stack of 5 words per level (level 0
+#: a sentinel), then the rows' banned squares and the queens placed, both
+#: indexed by ``rest`` (rows left above the last three).
+_LEVELS = MAX_N + 2
+_B = 5 * _LEVELS
+_Q = _B + MAX_N + 4
+WORK_SIZE = _Q + MAX_N + 4
+# Offsets of the rows below the current one in the banned-square table:
+# W[_B + 3 + rest] bans row n - 3 - rest.
+_NEXT = np.uint64(_B + 2)
+_NEXT2 = np.uint64(_B + 1)
+_NEXT3 = np.uint64(_B)
+_QROW = np.uint64(_Q + 2)
+_THREE = np.uint64(3)
+_FOUR = np.uint64(4)
+_FIVE = np.uint64(5)
+_ALL = ~_ZERO
+
+
 @njit(cache=True, nogil=True)
-def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, tie_cols,
-            by_stab, leaves, record, limit):
+def _count(n, allowed, tie_a, tie_b, tie_cols, leaves, keep, by_stab, nodes, W):
     """Count the solutions with the row-``r`` queen in ``allowed[r]``.
 
-    Requires n >= 3.  ``leaf_mode`` says what happens at a solution:
+    One work unit; requires n >= 3.  The search keeps the *occupied*
+    squares, m-queens' way: ``c`` has every bit off the board set, so a row
+    is full when ``banned | c | ld | rd`` is all ones, and the lowest free
+    square is ``~posib & (posib + 1)``.  What the masks of ``allowed`` ban
+    is read per row from a table (``W``, :data:`WORK_SIZE` ``uint64``
+    words), indexed by ``rest``, the rows left above the last three: three
+    loads per candidate, which measured faster than keeping them in
+    registers (too few registers) or deriving the row from a popcount.
+    Per candidate: the free squares of the next row, then the two-row
+    look-ahead (rows + 2 and + 3, as m-queens); a stack level is written
+    on every descent without a branch, and is kept only if the row has
+    squares left (``d += posib != ALL``, m-queens' tail call).  The
+    decisions that are per row are taken once per descent: the last two
+    rows are placed inline when the look-ahead passes at row n - 3
+    (``rest == 0``), so the hot loop never tests the row otherwise.
+    Leading rows with one allowed square (the unit's prefix) are placed
+    before the search, as one node each.
 
-    * 0: it is only counted;
-    * 1: it is tested for being canonical, and ``by_stab[k]`` (uint64 array
-      of 4) counts the canonical ones whose stabiliser has ``2**k`` elements;
-    * 2: as 1, but the test runs only if another image can tie with the
-      first row (the D4 method): if the last-row queen is in a column of
-      ``tie_cols``, or a side-column queen stands in row ``tie_row_a`` or
-      ``tie_row_b``.  Otherwise the solution is canonical with a trivial
-      stabiliser, counted in ``by_stab[0]`` at once.  Only images that tie
-      with the first row are compared: the masks rank the others below
-      (see :func:`parqueens.units.d4_order`).
+    ``leaves``: None to count only (the kernel compiled without any leaf
+    work), or a uint64 buffer of shape ``(capacity, n)``: then each
+    solution whose row ``tie_a`` or ``tie_b`` queen stands in a side
+    column, or whose last-row queen is in ``tie_cols``, is recorded (one
+    bit per row) and tested in batches by :func:`_classify` into
+    ``by_stab`` (``ties_only`` when ``tie_a >= 0``); the others count as
+    canonical with a trivial stabiliser (``by_stab[0]``).  ``tie_a < 0``
+    with ``leaves``: every solution is recorded and fully tested.
+    ``keep``: bool scratch, at least ``capacity`` long.
 
-    The solutions to test are recorded in ``leaves`` (uint64, shape
-    ``(capacity, n)``, one bit per row) and tested in batches when it is
-    full, which keeps the hot loop small (testing them in place, or growing
-    the buffer inside the loop, made the whole search 40 % slower).
+    ``nodes``: None (not counted: the kernel is compiled without the
+    counter) or a uint64 array of 1 to which the queens placed are added:
+    each candidate taken from a row's free squares, each last-row queen of
+    a solution, each leading forced row.
 
-    With ``record``, every solution is recorded instead, in lexicographic
-    order, for the caller; the search stops soon after ``limit`` of them
-    (0: no limit) or when ``leaves`` is full.
-
-    Returns ``(solutions, nodes, overflow, recorded, full)``: ``nodes``
-    counts every queen placed, ``overflow`` is True if ``solutions`` wrapped
-    past 2**64 - 1; with ``record``, ``leaves[:recorded]`` holds the first
-    solutions and ``full`` says that the buffer ran out before the search
-    ended (search again with a larger one).
+    Returns the number of solutions (``uint64``; it cannot wrap: 2**64
+    solutions at a billion a second take 585 years).
     """
-    count = _ZERO
-    nodes = _ZERO
+    board = _full_mask(n)
+    top = n - 3
+    # Leading rows with a single square: placed, not searched.
+    c = ~board
+    dl = _ZERO
+    dr = _ZERO
+    row = 0
+    while row < top:
+        a = allowed[row]
+        if a & (a - _ONE) != _ZERO:
+            break
+        if a == _ZERO or a & (c | dl | dr) != _ZERO:
+            return _ZERO
+        if leaves is not None:
+            W[_Q + 2 + top - row] = a
+        c |= a
+        dl = (dl | a) << _ONE
+        dr = (dr | a) >> _ONE
+        row += 1
+    k = np.uint64(row)
+    for r in range(row, n):
+        W[_B + 3 + top - r] = ~allowed[r] & board
+    blast = W[_B + 1]
+    side = _ALL
+    ia = np.uint64(_Q + 2 + top)
+    ib = ia
+    if tie_a >= 0:
+        side = _ONE | (_ONE << np.uint64(n - 1))
+        ia = np.uint64(_Q + 2 + top - tie_a)
+        ib = np.uint64(_Q + 2 + top - tie_b)
+    capacity = 0 if leaves is None else leaves.shape[0]
+    recorded = 0
     trivial = _ZERO
-    overflow = False
+    num = _ZERO
+    rest = np.uint64(top - row)
+    posib = W[_NEXT3 + _THREE + rest] | c | dl | dr
+    W[0] = _ALL
+    d = _ONE
+    W[6] = c
+    W[7] = dl
+    W[8] = dr
+    W[9] = rest
+    while True:
+        while posib != _ALL:
+            bit = ~posib & (posib + _ONE)
+            posib |= bit
+            if nodes is not None:
+                k += _ONE
+            ndl = (bit | dl) << _ONE
+            ndr = (bit | dr) >> _ONE
+            nc = bit | c
+            npos = W[_NEXT + rest] | nc | ndl | ndr
+            if npos == _ALL:
+                continue
+            if W[_NEXT2 + rest] | nc | (ndl << _ONE) | (ndr >> _ONE) == _ALL:
+                continue
+            if leaves is not None:
+                W[_QROW + rest] = bit
+            if rest == _ZERO:
+                # Rows n - 2 and n - 1 inline: no stack levels for them.
+                while npos != _ALL:
+                    b2 = ~npos & (npos + _ONE)
+                    npos |= b2
+                    last = blast | nc | b2 | ((ndl | b2) << _ONE) | ((ndr | b2) >> _ONE)
+                    if nodes is not None:
+                        k += _ONE + np.uint64(last != _ALL)
+                    if leaves is None:
+                        num += np.uint64(last != _ALL)
+                    elif last != _ALL:
+                        num += _ONE
+                        W[_Q + 1] = b2
+                        if (W[ia] | W[ib]) & side | ~last & tie_cols:
+                            if recorded == capacity:
+                                _classify(n, leaves, recorded, by_stab, keep, tie_a >= 0)
+                                recorded = 0
+                            W[_Q] = ~last
+                            for r in range(n):
+                                leaves[recorded, r] = W[_Q + 2 + top - r]
+                            recorded += 1
+                        else:
+                            trivial += _ONE
+                continue
+            if W[_NEXT3 + rest] | nc | (ndl << _TWO) | (ndr >> _TWO) == _ALL:
+                continue
+            W[d * _FIVE] = posib
+            d += np.uint64(posib != _ALL)
+            posib = npos
+            c = nc
+            dl = ndl
+            dr = ndr
+            rest -= _ONE
+            j = d * _FIVE
+            W[j + _ONE] = c
+            W[j + _TWO] = dl
+            W[j + _THREE] = dr
+            W[j + _FOUR] = rest
+        d -= _ONE
+        if d == _ZERO:
+            break
+        j = d * _FIVE
+        posib = W[j]
+        c = W[j + _ONE]
+        dl = W[j + _TWO]
+        dr = W[j + _THREE]
+        rest = W[j + _FOUR]
+    if leaves is not None:
+        _classify(n, leaves, recorded, by_stab, keep, tie_a >= 0)
+        by_stab[0] += trivial
+    if nodes is not None:
+        nodes[0] += k
+    return num
+
+
+@njit(cache=True, nogil=True)
+def _count_batch(n, allowed, leaf_mode, ties, nodes):
+    """Run :func:`_count` on many units.
+
+    ``allowed``: uint64, shape ``(units, n)`` (a unit whose row 0 is empty
+    is skipped); ``leaf_mode``: int64, shape ``(units,)``: 0 count only, 1
+    test every solution for being canonical, 2 the D4 method's test of the
+    ties only (see :func:`parqueens.units.unit_masks`); ``ties``: int64,
+    shape ``(units, 3)``: ``tie_row_a, tie_row_b, tie_cols``.  ``nodes``:
+    None, or uint64 of shape ``(units,)`` to which each unit's queens
+    placed are added.  Returns ``(solutions, by_stab)``: uint64 arrays of
+    shapes ``(units,)`` and ``(units, 4)``.
+    """
+    units = allowed.shape[0]
+    solutions = np.zeros(units, np.uint64)
+    by_stab = np.zeros((units, 4), np.uint64)
+    leaves = np.empty((256, n), np.uint64)
+    keep = np.empty(256, np.bool_)
+    W = np.zeros(WORK_SIZE, np.uint64)
+    for u in range(units):
+        if allowed[u, 0] == _ZERO:
+            continue
+        mode = leaf_mode[u]
+        if mode == 0 or (mode == 2 and ties[u, 0] < 0):
+            if nodes is None:
+                s = _count(n, allowed[u], -1, -1, _ZERO, None, keep, by_stab[u], None, W)
+            else:
+                s = _count(n, allowed[u], -1, -1, _ZERO, None, keep, by_stab[u],
+                           nodes[u:u + 1], W)
+            if mode == 2:  # no image can tie: each solution is its class's representative
+                by_stab[u, 0] += s
+        else:
+            a = ties[u, 0] if mode == 2 else -1
+            if nodes is None:
+                s = _count(n, allowed[u], a, ties[u, 1], np.uint64(ties[u, 2]), leaves, keep,
+                           by_stab[u], None, W)
+            else:
+                s = _count(n, allowed[u], a, ties[u, 1], np.uint64(ties[u, 2]), leaves, keep,
+                           by_stab[u], nodes[u:u + 1], W)
+        solutions[u] = s
+    return solutions, by_stab
+
+
+@njit(cache=True, nogil=True)
+def _record(n, allowed, must_row, must_mask, leaves, limit):
+    """Record the solutions with the row-``r`` queen in ``allowed[r]``, in
+    lexicographic order (the listing's search).
+
+    Requires n >= 3.  ``leaves``: uint64, shape ``(capacity, n)``, receives
+    one bit per row of each solution; the search stops soon after ``limit``
+    solutions (0: no limit) or when ``leaves`` is full.  ``must_row`` /
+    ``must_mask``: after row ``must_row`` the columns of ``must_mask`` must
+    all be occupied (the side columns of the lexicographic D4 order); None
+    compiles the kernel without the test.  Rows + 2 and + 3 are looked
+    ahead as in :func:`_count`.  Returns ``(recorded, full)``:
+    ``leaves[:recorded]`` holds the first solutions, and ``full`` says the
+    buffer ran out before the search ended (search again with a larger one).
+    """
     # A stack level is (free, cols, ld, rd, row), saved only for rows with
     # squares left to try: the last branch of a row needs no way back.
     S = np.zeros((n + 1) * 5, np.uint64)
     Q = np.zeros(n, np.uint64)
     capacity = leaves.shape[0]
-    keep = np.empty(capacity, np.bool_)
     recorded = 0
     full = False
-    stop_at = capacity if limit <= 0 or not record else min(limit, capacity)
-    side_tie = _ZERO
-    if tie_row_a >= 0:
-        side_tie = _ONE | (_ONE << np.uint64(n - 1))
-    else:
-        tie_row_a = 0  # row 0 never holds a side-column queen here
-        tie_row_b = 0
+    stop_at = capacity if limit <= 0 else min(limit, capacity)
     depth = 0
     row = 0
     cols = _ZERO
@@ -171,7 +357,6 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
         while free != _ZERO:
             bit = free & (~free + _ONE)
             free ^= bit
-            nodes += _ONE
             ncols = cols | bit
             if must_row is not None:  # None: compiled without this check
                 if row == must_row and (ncols & must_mask) != must_mask:
@@ -184,36 +369,21 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
                 while nfree != _ZERO:
                     bit2 = nfree & (~nfree + _ONE)
                     nfree ^= bit2
-                    nodes += _ONE
                     bit3 = last_allowed & ~(ncols | bit2 | ((nld | bit2) << _ONE)
                                             | ((nrd | bit2) >> _ONE))
                     if bit3 == _ZERO:
                         continue
-                    nodes += _ONE
-                    count += _ONE
-                    if count == _ZERO:
-                        overflow = True
-                    if leaf_mode != 0 or record:
-                        Q[row] = bit
-                        Q[row + 1] = bit2
-                        Q[row + 2] = bit3
-                        if record or leaf_mode == 1 or bit3 & tie_cols \
-                                or (Q[tie_row_a] | Q[tie_row_b]) & side_tie:
-                            if recorded == capacity:
-                                if record:
-                                    full = True
-                                    continue
-                                _classify(n, leaves, recorded, by_stab, keep, leaf_mode == 2)
-                                recorded = 0
-                            leaves[recorded, :] = Q
-                            recorded += 1
-                        else:
-                            trivial += _ONE
+                    if recorded == capacity:
+                        full = True
+                        continue
+                    Q[row] = bit
+                    Q[row + 1] = bit2
+                    Q[row + 2] = bit3
+                    leaves[recorded, :] = Q
+                    recorded += 1
                 continue
             if nfree == _ZERO:
                 continue
-            # Look-ahead (as in m-queens): if the queens placed so far already
-            # attack every allowed square of row + 2 or row + 3, stop here.
             if allowed[row + 2] & ~(ncols | (nld << _ONE) | (nrd >> _ONE)) == _ZERO:
                 continue
             if allowed[row + 3] & ~(ncols | (nld << _TWO) | (nrd >> _TWO)) == _ZERO:
@@ -234,7 +404,7 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
             free = nfree
         # The limit is checked when backtracking, off the hot path; a few
         # solutions past it may be recorded.
-        if depth == 0 or (record and recorded >= stop_at):
+        if depth == 0 or recorded >= stop_at:
             break
         depth -= 1
         k = depth * 5
@@ -243,10 +413,7 @@ def _search(n, allowed, must_row, must_mask, leaf_mode, tie_row_a, tie_row_b, ti
         ld = S[k + 2]
         rd = S[k + 3]
         row = np.int64(S[k + 4])
-    if not record:
-        _classify(n, leaves, recorded, by_stab, keep, leaf_mode == 2)
-        by_stab[0] += trivial
-    return count, nodes, overflow, recorded, full
+    return recorded, full
 
 
 @njit(cache=True, nogil=True)
@@ -264,41 +431,6 @@ def _list_solutions(n, leaves, recorded, canonical_only):
                 out[k, r] = trailing_zeros(leaves[i, r])
             k += 1
     return out
-
-
-@njit(cache=True, nogil=True)
-def _search_batch(n, allowed, must_row, must_mask, leaf_mode, ties):
-    """Run :func:`_search` on many units.
-
-    ``allowed``: uint64, shape ``(units, n)``; ``must_row``: int64, shape
-    ``(units,)`` (-1 for none); ``must_mask``: uint64, shape ``(units,)``;
-    ``leaf_mode``: int64, shape ``(units,)``; ``ties``: int64, shape
-    ``(units, 3)``: ``tie_row_a, tie_row_b, tie_cols`` of each unit.
-    Returns ``(solutions, by_stab, nodes, overflow)`` with ``solutions`` and
-    ``nodes`` uint64 of shape ``(units,)``, ``by_stab`` uint64 of shape
-    ``(units, 4)`` and ``overflow`` a bool.
-    """
-    units = allowed.shape[0]
-    solutions = np.zeros(units, np.uint64)
-    nodes = np.zeros(units, np.uint64)
-    by_stab = np.zeros((units, 4), np.uint64)
-    leaves = np.empty((256, n), np.uint64)
-    overflow = False
-    for u in range(units):
-        if allowed[u, 0] == _ZERO:
-            continue
-        if must_row[u] >= 0:
-            c, k, o, _, _ = _search(n, allowed[u], must_row[u], must_mask[u], leaf_mode[u],
-                                    ties[u, 0], ties[u, 1], np.uint64(ties[u, 2]),
-                                    by_stab[u], leaves, False, 0)
-        else:
-            c, k, o, _, _ = _search(n, allowed[u], None, must_mask[u], leaf_mode[u],
-                                    ties[u, 0], ties[u, 1], np.uint64(ties[u, 2]),
-                                    by_stab[u], leaves, False, 0)
-        solutions[u] = c
-        nodes[u] = k
-        overflow = overflow or o
-    return solutions, by_stab, nodes, overflow
 
 
 @njit(cache=True, nogil=True)

@@ -2,7 +2,7 @@
 in lexicographic order, streamed in blocks of bounded size.
 
 The search is the counting kernel with its solutions stored
-(:func:`parqueens.kernels._search` with ``emit``).  Work units are taken in
+(:func:`parqueens.kernels._record`).  Work units are taken in
 lexicographic order of their prefixes, and each unit lists its solutions in
 lexicographic order (the kernel tries columns from 0 up), so the whole
 stream is sorted, whatever the number of jobs.  Units are split deep enough
@@ -23,7 +23,7 @@ import numpy as np
 from . import symmetry
 from .checks import (check_fixed, check_int, check_n, check_unique_fixed, fixed_conflict,
                      resolve_jobs)
-from .kernels import _list_solutions, _search
+from .kernels import _list_solutions, _record
 from .units import iter_units, min_depth, unit_masks
 
 #: Work units per task sent to a worker.
@@ -46,7 +46,6 @@ def _enumerate_units(units, unique, limit):
     shape ``(k, n)``."""
     n = units[0].n
     blocks = []
-    by_stab = np.zeros(4, np.uint64)
     for unit in units:
         spec = unit_masks(unit, unique)
         if not spec.ok:
@@ -57,11 +56,9 @@ def _enumerate_units(units, unique, limit):
         capacity = 4096
         while True:
             leaves = np.empty((capacity, n), np.uint64)
-            _, _, _, recorded, full = _search(n, spec.allowed, spec.must_row,
-                                              np.uint64(spec.must_mask), spec.leaf_mode,
-                                              spec.tie_row_a, spec.tie_row_b,
-                                              np.uint64(spec.tie_cols), by_stab, leaves,
-                                              True, kernel_limit)
+            must_row = spec.must_row if spec.must_row >= 0 else None
+            recorded, full = _record(n, spec.allowed, must_row, np.uint64(spec.must_mask),
+                                     leaves, kernel_limit)
             if not full or (kernel_limit and recorded >= kernel_limit):
                 break
             capacity *= 4  # search the unit again: at most a third more work

@@ -5,8 +5,8 @@ kernels once (so that workers find them in the on-disk cache instead of
 compiling them concurrently), and hands chunks of units to
 ``joblib.Parallel(return_as="generator_unordered")``, which streams results
 as chunks finish.  Counts are merged as Python integers, so totals never
-overflow; a single unit's count is a ``uint64`` and an overflow there is
-detected and raised.
+overflow; a single unit's count is a ``uint64``, which no search can fill
+(2**64 solutions at a billion a second take 585 years).
 """
 
 import functools
@@ -23,7 +23,7 @@ import numpy as np
 from . import symmetry
 from .checks import (check_fixed, check_int, check_n, check_unique_fixed, fixed_conflict,
                      resolve_jobs)
-from .kernels import _knuth_estimate, _search_batch
+from .kernels import _count_batch, _knuth_estimate
 from .units import METHODS, auto_depth, make_units, min_depth, unit_masks, work_shares
 
 
@@ -62,8 +62,9 @@ class CountResult:
         Number of parallel jobs used.
     seconds : float
         Wall-clock time of the run, in seconds.
-    nodes : int
-        Queens placed by the search (0 for n < 3).
+    nodes : int or None
+        Queens placed by the search (0 for n < 3), if asked for (``nodes=True``:
+        a kernel variant with a counter, about 10 % slower); else None.
     resumed : int
         Units taken from a checkpoint instead of being searched.
     conflict : str or None
@@ -79,7 +80,7 @@ class CountResult:
     units: int = 0
     jobs: int = 1
     seconds: float = 0.0
-    nodes: int = 0
+    nodes: int = None
     resumed: int = 0
     conflict: str = None
 
@@ -100,7 +101,8 @@ class CountResult:
 class UnitResult:
     """Result of one work unit: its solutions found (before weighting),
     canonical classes by stabiliser size (``by_stab[k]`` for ``2**k``), and
-    the queens placed."""
+    the queens placed (0: not counted; a counted unit places at least its
+    prefix)."""
 
     solutions: int
     by_stab: tuple = field(default=(0, 0, 0, 0))
@@ -108,54 +110,55 @@ class UnitResult:
 
 
 @functools.cache
-def warm_up():
-    """Load (or compile, the first time) the numba kernels in this process.
+def warm_up(nodes=False):
+    """Load (or compile, the first time) the counting kernel in this process:
+    the variant with the node counter if ``nodes``.
 
     Done in the parent before workers start, so that they load the cached
-    machine code instead of all compiling it at once; once per process.
+    machine code instead of all compiling it at once; once per process and
+    variant.
     """
-    run_chunk(make_units(5, "plain", 1), unique=True)
+    run_chunk(make_units(5, "plain", 1), unique=True, nodes=nodes)
 
 
-def run_chunk(units, unique):
+def run_chunk(units, unique, nodes=False):
     """Search a list of work units in this process.
 
     ``unique``: classify the solutions of ``plain``/``mirror`` units by
-    symmetry too.  Returns a list of :class:`UnitResult`, one per unit, in
-    order.  Raises ``OverflowError`` if a unit's count exceeded 2**64 - 1.
+    symmetry too; ``nodes``: count the queens placed.  Returns a list of
+    :class:`UnitResult`, one per unit, in order.
     """
     if not units:
         return []
     specs = [unit_masks(unit, unique) for unit in units]
-    solutions, by_stab, nodes, overflow = search_specs(units[0].n, specs)
-    if overflow:
-        raise OverflowError("a work unit has more than 2**64 - 1 solutions; use a deeper "
-                            "--split-depth")
+    solutions, by_stab, counted = search_specs(units[0].n, specs, nodes)
+    if counted is None:
+        counted = np.zeros(len(units), np.uint64)
     return [UnitResult(int(s), tuple(int(x) for x in b), int(k))
-            for s, b, k in zip(solutions, by_stab, nodes)]
+            for s, b, k in zip(solutions, by_stab, counted)]
 
 
-def search_specs(n, specs):
-    """Run the kernel on a list of :class:`parqueens.units.UnitSpec`.
+def search_specs(n, specs, nodes=False):
+    """Run the counting kernel on a list of :class:`parqueens.units.UnitSpec`.
 
-    Returns ``(solutions, by_stab, nodes, overflow)`` as
-    :func:`parqueens.kernels._search_batch` does; a spec that is not ``ok``
-    counts nothing.
+    Returns ``(solutions, by_stab, nodes)`` as
+    :func:`parqueens.kernels._count_batch` does, with ``nodes`` (uint64,
+    one per spec) only if asked for, else None: counting the queens
+    placed takes a kernel variant with a counter in its hot loop.  A spec
+    that is not ``ok`` counts nothing.
     """
     count = len(specs)
     allowed = np.zeros((count, n), dtype=np.uint64)
-    must_row = np.full(count, -1, dtype=np.int64)
-    must_mask = np.zeros(count, dtype=np.uint64)
     leaf_mode = np.zeros(count, dtype=np.int64)
     ties = np.zeros((count, 3), dtype=np.int64)
     for i, spec in enumerate(specs):
         if spec.ok:
             allowed[i] = spec.allowed
-        must_row[i] = spec.must_row
-        must_mask[i] = spec.must_mask
         leaf_mode[i] = spec.leaf_mode
         ties[i] = spec.tie_row_a, spec.tie_row_b, spec.tie_cols
-    return _search_batch(n, allowed, must_row, must_mask, leaf_mode, ties)
+    counted = np.zeros(count, dtype=np.uint64) if nodes else None
+    solutions, by_stab = _count_batch(n, allowed, leaf_mode, ties, counted)
+    return solutions, by_stab, counted
 
 
 def _chunks(units, jobs):
@@ -166,9 +169,10 @@ def _chunks(units, jobs):
         yield units[i:i + size]
 
 
-def iter_chunks(units, *, jobs=1, unique=False, backend=None):
+def iter_chunks(units, *, jobs=1, unique=False, backend=None, nodes=False):
     """Yield lists of ``(unit, UnitResult)`` pairs as chunks of units finish.
 
+    ``unique`` and ``nodes`` as in :func:`run_chunk`.
     ``jobs`` = 1 runs in this process; otherwise ``joblib.Parallel`` with
     ``backend`` (``"threading"``: threads of this process; None: loky processes;
     ``"dask"`` inside :func:`dask_client`).  Order is not guaranteed.
@@ -177,11 +181,11 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
         return
     # In a helper thread: loading numba's cache runs through ctypes callbacks,
     # which would swallow a Ctrl-C arriving in the main thread meanwhile.
-    call_interruptibly(warm_up)
+    call_interruptibly(warm_up, nodes)
     if jobs == 1 and backend in (None, "threading"):
         # Smaller chunks in-process: Ctrl-C is answered between kernel calls.
         for chunk in _chunks(units, 4):
-            yield list(zip(chunk, call_interruptibly(run_chunk, chunk, unique)))
+            yield list(zip(chunk, call_interruptibly(run_chunk, chunk, unique, nodes)))
         return
     jobs = min(jobs, max(2, len(units) // 4))  # more would only start idle workers
     if backend is None:
@@ -201,7 +205,7 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None):
             parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
     else:
         parallel = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
-    calls = (joblib.delayed(_run_chunk_tagged)(i, chunk, unique)
+    calls = (joblib.delayed(_run_chunk_tagged)(i, chunk, unique, nodes)
              for i, chunk in enumerate(chunks))
     try:
         for i, results in (start_workers(parallel, calls) if backend is None
@@ -292,8 +296,8 @@ def _ignore_sigint():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_chunk_tagged(index, units, unique):
-    return index, run_chunk(units, unique)
+def _run_chunk_tagged(index, units, unique, nodes):
+    return index, run_chunk(units, unique, nodes)
 
 
 def _tiny(n, fixed):
@@ -353,7 +357,7 @@ def choose_depth(n, method, jobs, split_depth):
 
 
 def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
-              progress=False, fixed=None, checkpoint=None, backend="threading"):
+              progress=False, fixed=None, checkpoint=None, backend="threading", nodes=False):
     """Count the solutions of the n-queens problem, in parallel.
 
     Parameters
@@ -390,6 +394,11 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
         worker processes, ``"dask"`` inside
         :func:`parqueens.backends.dask_client` (elsewhere joblib falls back to
         local processes).
+    nodes : bool
+        Also count the queens placed (:attr:`CountResult.nodes`), with a
+        kernel variant that has a counter in its hot loop (about 10 %
+        slower).  Units resumed from a checkpoint keep the count stored with
+        them; if one was stored without it, ``nodes`` is None.
 
     Returns
     -------
@@ -401,8 +410,6 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
         For invalid arguments.
     parqueens.store.CheckpointError
         If the checkpoint belongs to another run.
-    OverflowError
-        If one work unit holds more than 2**64 - 1 solutions.
     """
     n = check_n(n)
     fixed = check_fixed(n, fixed)
@@ -413,14 +420,14 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
                          f"'threading'), 'loky' (or None), 'dask'")
     # Before any kernel is called here (make_units calls some): loading the
     # numba cache in the main thread would swallow a Ctrl-C (ctypes callbacks).
-    call_interruptibly(warm_up)
+    call_interruptibly(warm_up, bool(nodes))
     jobs = _default_jobs(n, jobs, backend)
     start = time.perf_counter()
     conflict = fixed_conflict(fixed)
     if n < 3 or conflict:
         total, orbits = _tiny(n, fixed) if n < 3 else (0, {8: 0, 4: 0, 2: 0, 1: 0})
         result = CountResult(n, total, method="plain" if n < 3 else method, jobs=jobs,
-                             conflict=conflict)
+                             conflict=conflict, nodes=0 if nodes else None)
         result = _finish(result, unique, orbits, start)
         if checkpoint is not None:
             # No work units: record the size as done so that status shows it.
@@ -445,7 +452,8 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
                         min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id in done)))
     try:
         t = time.perf_counter()
-        for pairs in iter_chunks(todo, jobs=jobs, unique=unique, backend=backend):
+        for pairs in iter_chunks(todo, jobs=jobs, unique=unique, backend=backend,
+                                 nodes=bool(nodes)):
             for unit, res in pairs:
                 acc.add(unit, res)
             if checkpoint is not None:
@@ -472,7 +480,8 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
     if method == "d4":
         total = sum(size * c for size, c in orbits.items())
     result = CountResult(n, total, method=method, split_depth=depth, units=len(units),
-                         jobs=jobs, nodes=acc.nodes, resumed=len(units) - len(todo))
+                         jobs=jobs, nodes=acc.nodes if nodes and acc.counted else None,
+                         resumed=len(units) - len(todo))
     result = _finish(result, unique, orbits, start)
     if checkpoint is not None:
         checkpoint.finish_run(n, result.total, result.fundamental)
@@ -517,11 +526,14 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=
         nodes += _knuth_estimate(n, spec.allowed, per_unit, seed + int(i))
     nodes = nodes / max(1, len(picks)) * len(units)
     warm_up()
+    warm_up(True)
     # The kernel alone is timed: the per-unit set-up in Python weighs on a
-    # board this small far more than on the boards worth estimating.
+    # board this small far more than on the boards worth estimating.  Its
+    # nodes come from the counting variant, its time from the one a run uses.
     calib_specs = [unit_masks(u) for u in make_units(14, method, 2)]
+    _, _, calib_nodes = search_specs(14, calib_specs, nodes=True)
     t = time.perf_counter()
-    _, _, calib_nodes, _ = search_specs(14, calib_specs)
+    search_specs(14, calib_specs)
     rate = int(calib_nodes.sum()) / max(time.perf_counter() - t, 1e-9)
     return {"nodes": nodes, "rate": rate, "jobs": jobs, "units": len(units),
             "split_depth": depth, "method": method,
@@ -534,11 +546,13 @@ class _Accumulator:
     def __init__(self):
         self.total = 0
         self.nodes = 0
+        self.counted = True  # every unit's nodes were counted
         self.classes = [0, 0, 0, 0]
 
     def add(self, unit, res):
         self.total += unit.weight * res.solutions
         self.nodes += res.nodes
+        self.counted = self.counted and res.nodes > 0
         for k in range(4):
             self.classes[k] += res.by_stab[k]
 

@@ -11,7 +11,7 @@ def test_count(run_cli):
 
 
 def test_count_json(run_cli):
-    r = run_cli("count", 12, "--json", "--jobs", 2, "--method", "mirror")
+    r = run_cli("count", 12, "--json", "--jobs", 2, "--method", "mirror", "--nodes")
     assert r.returncode == 0
     d = json.loads(r.stdout)
     assert d["n"] == 12 and d["total"] == 14200 and d["method"] == "mirror"

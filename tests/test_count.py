@@ -92,8 +92,9 @@ def test_nodes_full_tree_n8():
     # every placement of the full tree of n = 8 (no look-ahead pruning could
     # make it larger); the pruned search visits fewer, but at least one per
     # solution row
-    r = run_count(8, method="plain", jobs=1, split_depth=1)
+    r = run_count(8, method="plain", jobs=1, split_depth=1, nodes=True)
     assert 8 * 92 <= r.nodes <= 2056
+    assert run_count(8, method="plain", jobs=1, split_depth=1).nodes is None
 
 
 @pytest.mark.parametrize("bad", [-1, 65, 8.5, "8", True, None])

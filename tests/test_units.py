@@ -75,7 +75,7 @@ def test_d4_units_find_each_class_once():
 def _d4_orbits(n, depth, order=None, lexicographic=False):
     specs = [spec for _, spec in iter_units(n, "d4", depth, lexicographic=lexicographic,
                                             order=order)]
-    _, by_stab, nodes, _ = search_specs(n, specs)
+    _, by_stab, nodes = search_specs(n, specs, nodes=True)
     by_stab = by_stab.sum(axis=0)
     return {8: int(by_stab[0]), 4: int(by_stab[1]), 2: int(by_stab[2])}, int(nodes.sum())
 
@@ -139,7 +139,7 @@ def test_work_shares_follow_the_nodes():
     units = make_units(14, "d4", 2)
     shares = work_shares(units)
     assert len(shares) == len(units) and abs(shares.sum() - 1) < 1e-9
-    nodes = [r.nodes for r in run_chunk(units, unique=False)]
+    nodes = [r.nodes for r in run_chunk(units, unique=False, nodes=True)]
     k = len(units) // 8  # the largest come first
     assert abs(shares[:k].sum() - sum(nodes[:k]) / sum(nodes)) < 0.1
     assert shares[:k].sum() > 2 * k / len(units)  # far from counting units
