@@ -105,10 +105,13 @@ class UnitSpec:
     """What the kernel needs to search a unit (see :mod:`parqueens.kernels`).
 
     ``allowed``: ``numpy.ndarray`` of ``uint64``, shape ``(n,)``;
-    ``must_row``/``must_mask``: the side-column prune (-1/0 for none);
-    ``leaf_mode``, ``tie_row_a``, ``tie_row_b``, ``tie_cols``: the
-    canonical test at the solutions; ``ok``: False if the unit's queens
-    conflict (it holds no solution).
+    ``must_row``/``must_mask``: the side-column prune of the listing's
+    search (-1/0 for none; counting does without it, a pure prune);
+    ``leaf_mode``: 0 count only, 1 test every solution for being
+    canonical, 2 the D4 test; ``tie_row_a``, ``tie_row_b``, ``tie_cols``:
+    which solutions the D4 test looks at (-1, -1, 0: none can tie, set
+    once per unit); ``ok``: False if the unit's queens conflict (it holds
+    no solution).  See :func:`parqueens.kernels._count`.
     """
 
     allowed: np.ndarray
@@ -153,6 +156,14 @@ def unit_masks(unit, unique=False, order=None):
             return spec
         placed[n - 1] = unit.last
     spec.ok = bool(_place_queens(n, allowed, placed)) and bool(np.all(allowed != 0))
+    if spec.tie_row_a >= 0 and spec.ok:
+        # Decided once per unit: if its masks leave no square where another
+        # border queen ties with row 0's, no solution needs the test.
+        side = 1 | 1 << (n - 1)
+        if not (int(allowed[spec.tie_row_a]) & side or int(allowed[spec.tie_row_b]) & side
+                or int(allowed[n - 1]) & spec.tie_cols):
+            spec.tie_row_a = spec.tie_row_b = -1
+            spec.tie_cols = 0
     return spec
 
 
