@@ -7,7 +7,6 @@ prints as it is (exit code 2).
 
 import re
 
-import joblib
 import numpy as np
 
 from .kernels import MAX_N
@@ -51,14 +50,19 @@ def resolve_jobs(jobs):
     ``None`` means ``joblib.cpu_count()`` (which respects CPU affinity and
     container quotas); a negative value counts back from it like joblib
     (-1 = all cores, -2 = all but one).  Raises ``ValueError`` for 0 or a
-    value that leaves no core, ``TypeError`` for a non-integer.
+    value that leaves no core, ``TypeError`` for a non-integer.  joblib is
+    imported only to count the cores (a run of one job does without it).
     """
+    if jobs is not None:
+        jobs = check_int(jobs, "jobs")
+        if jobs == 0:
+            raise ValueError("jobs must not be 0 (use 1 for no parallelism, -1 for all cores)")
+        if jobs > 0:
+            return jobs
+    import joblib
     cpus = joblib.cpu_count()
     if jobs is None:
         return cpus
-    jobs = check_int(jobs, "jobs")
-    if jobs == 0:
-        raise ValueError("jobs must not be 0 (use 1 for no parallelism, -1 for all cores)")
     if jobs < 0:
         resolved = cpus + 1 + jobs
         if resolved < 1:

@@ -17,7 +17,6 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 
-import joblib
 import numpy as np
 
 from . import symmetry
@@ -187,6 +186,7 @@ def iter_chunks(units, *, jobs=1, unique=False, backend=None, nodes=False):
         for chunk in _chunks(units, 4):
             yield list(zip(chunk, call_interruptibly(run_chunk, chunk, unique, nodes)))
         return
+    import joblib  # here: a run of one job does without it (0.1 s of start-up)
     jobs = min(jobs, max(2, len(units) // 4))  # more would only start idle workers
     if backend is None:
         jobs = min(jobs, max_processes())
@@ -268,6 +268,7 @@ def call_interruptibly(fn, *args):
 def max_processes():
     """The most worker processes started: 4 per core.  Each holds about
     150 MB (numba and LLVM), and more than the cores only share them."""
+    import joblib
     return 4 * joblib.cpu_count()
 
 
