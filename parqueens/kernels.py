@@ -182,6 +182,8 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
         if a & (a - _ONE) != _ZERO:
             break
         if a == _ZERO or a & (c | dl | dr) != _ZERO:
+            if nodes is not None:
+                nodes[0] += np.uint64(row)
             return _ZERO
         if leaves is not None:
             W[_Q + 2 + top - row] = a

@@ -1,0 +1,129 @@
+"""The counting kernel's compiled variants against each other and the oracle.
+
+:func:`parqueens.kernels._count` is compiled in variants chosen by argument
+types: with or without the per-row table of banned squares, with or without
+recording the solutions (leaves), with or without the node counter.  Each
+must count the same solutions as brute force over all permutations.
+"""
+
+import functools
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from parqueens.kernels import (WORK_SIZE, _bans_beyond, _count, _count_batch, _full_mask,
+                               _place_queens)
+from parqueens.runner import run_count
+from parqueens.symmetry import canonical, orbit_size
+
+from naive import A000170, A002562, solutions
+
+
+@functools.cache
+def _solutions(n):
+    return solutions(n)
+
+
+def _oracle(n, allowed):
+    """Solutions with the row-r queen in allowed[r], and their canonical ones
+    by stabiliser size (as the kernel's by_stab)."""
+    found = [s for s in _solutions(n) if all(int(allowed[r]) >> c & 1 for r, c in enumerate(s))]
+    by_stab = [0, 0, 0, 0]
+    for s in found:
+        if canonical(s) == s:
+            by_stab[{8: 0, 4: 1, 2: 2, 1: 3}[orbit_size(s)]] += 1
+    return len(found), by_stab
+
+
+def _count_all_ways(n, allowed):
+    """The count of every variant that applies, as a set, and the classes."""
+    counts = set()
+    classes = []
+    banned_options = [True] + ([None] if not _bans_beyond(n, allowed) else [])
+    for banned in banned_options:
+        for record in (False, True):
+            for nodes in (False, True):
+                W = np.zeros(WORK_SIZE, np.uint64)
+                by_stab = np.zeros(4, np.uint64)
+                leaves = np.empty((3, n), np.uint64) if record else None  # flushed often
+                counted = np.zeros(1, np.uint64) if nodes else None
+                s = _count(n, allowed, banned, -1, -1, np.uint64(0), leaves,
+                           np.empty(3, np.bool_), by_stab, counted, W)
+                counts.add(int(s))
+                if record:
+                    classes.append([int(x) for x in by_stab])
+                if nodes:
+                    assert int(counted[0]) >= int(s) * (n - 1)  # every solution's rows
+    return counts, classes
+
+
+_masks = st.integers(5, 9).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.integers(1, (1 << n) - 1), min_size=n, max_size=n)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(_masks)
+def test_any_masks_every_variant(case):
+    # Arbitrary per-row masks: the kernel with its table of banned squares.
+    n, rows = case
+    allowed = np.array(rows, dtype=np.uint64)
+    total, by_stab = _oracle(n, allowed)
+    counts, classes = _count_all_ways(n, allowed)
+    assert counts == {total}
+    assert all(c == by_stab for c in classes)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(4, 9).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.integers(0, n - 1), min_size=1, max_size=n - 3),
+    st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2))))
+def test_queens_every_variant(case):
+    # Masks made by queens: a prefix (leading rows, placed before the search)
+    # and fixed queens anywhere (rows of one square in the middle).
+    n, prefix, fixed = case
+    placed = np.full(n, -1, np.int16)
+    for r, c in fixed:
+        placed[r] = c
+    for r, c in enumerate(prefix):
+        placed[r] = c
+    allowed = np.full(n, _full_mask(n), np.uint64)
+    if not _place_queens(n, allowed, placed) or not np.all(allowed != 0):
+        allowed[0] = 0  # conflicting queens: no solution
+    total, by_stab = _oracle(n, allowed)
+    counts, classes = _count_all_ways(n, allowed)
+    if not fixed or all(r < len(prefix) for r, _ in fixed):
+        assert not _bans_beyond(n, allowed) or allowed[0] == 0
+    assert counts == {total}
+    assert all(c == by_stab for c in classes)
+
+
+def test_batch_skips_empty_units_and_counts_nodes_on_request():
+    n = 8
+    allowed = np.full((3, n), _full_mask(n), np.uint64)
+    allowed[1, 0] = 0
+    args = (n, allowed, np.zeros(3, np.int64), np.zeros((3, 3), np.int64))
+    solutions_, by_stab = _count_batch(*args, None)
+    counted = np.zeros(3, np.uint64)
+    again, _ = _count_batch(*args, counted)
+    assert list(solutions_) == list(again) == [92, 0, 92]
+    assert counted[0] == counted[2] > 92 * 8 and counted[1] == 0
+    assert not by_stab.any()
+
+
+def test_every_method_and_variant_n4_to_15():
+    for n in range(4, 16):
+        seen = set()
+        for method in ("d4", "mirror", "plain"):
+            for nodes in (False, True):
+                r = run_count(n, unique=True, method=method, jobs=1, nodes=nodes)
+                seen.add((r.total, r.fundamental, tuple(r.orbits.items())))
+                assert (r.nodes is not None) == nodes
+        assert len(seen) == 1, (n, seen)
+        total, fundamental, _ = seen.pop()
+        assert (total, fundamental) == (A000170[n], A002562[n])
+
+
+def test_n17_once():
+    r = run_count(17, unique=True, jobs=2)
+    assert (r.total, r.fundamental) == (A000170[17], A002562[17])
+    assert r.orbits == {8: 11975869, 4: 2006, 2: 64, 1: 0}
