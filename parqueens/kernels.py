@@ -13,13 +13,23 @@ row ``r`` may use given everything decided before the search starts (a
 pre-placed queen's own square, squares attacked by pre-placed queens of any
 row, and the border bounds of the D4 method).  Pre-placed queens lower down
 the board thus prune the upper rows at once.  ``must_row``/``must_mask``
-adds one more prune: after row ``must_row`` the columns of ``must_mask`` must
-all be occupied (used by the D4 method for the side columns).
+adds one more prune for the listing: after row ``must_row`` the columns of
+``must_mask`` must all be occupied (the side columns of the lexicographic D4
+order).
+
+Two searches use these inputs.  :func:`_count` (counting) keeps the
+*occupied* squares instead, as m-queens does: the columns mask has every bit
+off the board set, so a row is full when its occupied mask is all ones, and
+what ``allowed`` bans is read from a per-row table.  Its variants (with or
+without that table, the recording of solutions, the node counter) are
+chosen by argument types, ``None`` compiling a branch away.
+:func:`_record` (listing) walks the free squares in lexicographic order and
+stores the solutions.
 
 All masks are ``numpy.uint64``; every literal is cast, because numba turns
 mixed ``int64``/``uint64`` arithmetic into floating point.  The kernels are
 private: :mod:`parqueens.units` builds their inputs and :mod:`parqueens.runner`
-calls them.
+and :mod:`parqueens.listing` call them.
 """
 
 import numpy as np

@@ -61,7 +61,7 @@ _masks = st.integers(5, 9).flatmap(lambda n: st.tuples(
     st.just(n), st.lists(st.integers(1, (1 << n) - 1), min_size=n, max_size=n)))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(_masks)
 def test_any_masks_every_variant(case):
     # Arbitrary per-row masks: the kernel with its table of banned squares.
@@ -73,7 +73,7 @@ def test_any_masks_every_variant(case):
     assert all(c == by_stab for c in classes)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(4, 9).flatmap(lambda n: st.tuples(
     st.just(n), st.lists(st.integers(0, n - 1), min_size=1, max_size=n - 3),
     st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2))))
