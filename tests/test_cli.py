@@ -69,3 +69,14 @@ def test_usage_errors_one_line_exit_2(run_cli, args, needle):
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert needle in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_fast_exit_keeps_all_output(run_cli):
+    # The command leaves with os._exit after flushing (no teardown of numba):
+    # everything written to the pipe must arrive, stdout and stderr alike.
+    r = run_cli("solutions", 11, "--jobs", 1)
+    lines = r.stdout.splitlines()
+    assert (r.returncode, len(lines), r.stdout[-1]) == (0, 2680, "\n")
+    r = run_cli("count", 12, "--nodes")
+    assert (r.returncode, r.stdout) == (0, "14200\n")
+    assert r.stderr.startswith("nodes ") and int(r.stderr.split()[1]) > 14200
