@@ -498,7 +498,7 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=
     rate, measured on a small board (n = 14, the kernel alone, about 0.05 s)
     in this process, plus twice the time it took to build the work units
     (which a deep ``split_depth`` makes long).  The estimate is rough (it ran
-    1.25 to 1.3 times the real time at n = 16..18, and can be up to about
+    1.2 to 1.3 times the real time at n = 16..18, and can be up to about
     twice off) but cheap: about a second, or the time to build the units.
 
     Returns a dict: ``nodes`` (float), ``rate`` (nodes per second per job),
