@@ -9,7 +9,7 @@ the anchors' own programs (the JVM's start-up included for NQueensFAF).
 
     python scripts/bench.py                         # n = 12..17, d4, jobs 1 and all cores
     python scripts/bench.py -n 17 18 --methods d4 mirror --jobs 1 2
-    python scripts/bench.py -n 16 --no-anchors --reference "./ref_nqueens"   # CMD N prints the total
+    python scripts/bench.py -n 16 --no-anchors --reference ./ref_nqueens   # CMD N: the total
 
 Anchors: NQueensFAF (Java) and m-queens (C), built from their public sources
 by ../shared/anchors/build.sh into $ANCHORS_BUILD (default ~/anchors/build);
