@@ -39,8 +39,8 @@ Methods
     (``lexicographic=True``).  Counting ranks large distances first: the
     units of small distances then exclude the side columns from the middle
     rows, where the tree is widest, and the search visits about 0.74 of
-    Takaken's nodes at n = 16, 17 (a third of the mirror method's).  Needs n >= 4 and no fixed queens;
-    otherwise ``plain`` is used.
+    Takaken's nodes at n = 16, 17 (a third of the mirror method's).  Needs
+    n >= 4 and no fixed queens; otherwise ``plain`` is used.
 """
 
 from dataclasses import dataclass, field, replace
