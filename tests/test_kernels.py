@@ -127,3 +127,24 @@ def test_n17_once():
     r = run_count(17, unique=True, jobs=2)
     assert (r.total, r.fundamental) == (A000170[17], A002562[17])
     assert r.orbits == {8: 11975869, 4: 2006, 2: 64, 1: 0}
+
+
+def test_wide_boards_with_fixed_queens():
+    # n > 31 and the full 64-bit width (no bit off the board): the rows left
+    # free by a known solution, completed by brute force over their columns.
+    import itertools
+    import random
+
+    from parqueens import construct, count, is_solution
+    rnd = random.Random(5)
+    for n in (33, 47, 63, 64):
+        q = [int(c) for c in construct(n)]
+        free = sorted(rnd.sample(range(n), 6))
+        fixed = [(r, q[r]) for r in range(n) if r not in free]
+        brute = 0
+        for cols in itertools.permutations([q[r] for r in free]):
+            s = list(q)
+            for r, c in zip(free, cols):
+                s[r] = c
+            brute += is_solution(s)
+        assert count(n, fixed=fixed, jobs=1) == brute >= 1
