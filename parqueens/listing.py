@@ -1,8 +1,8 @@
 """Listing solutions: all of them, or one canonical form per symmetry class,
 in lexicographic order, streamed in blocks of bounded size.
 
-The search is the counting kernel with its solutions stored
-(:func:`parqueens.kernels._record`).  Work units are taken in
+The search is the listing kernel, :func:`parqueens.kernels._record`, which
+stores the solutions it finds.  Work units are taken in
 lexicographic order of their prefixes, and each unit lists its solutions in
 lexicographic order (the kernel tries columns from 0 up), so the whole
 stream is sorted, whatever the number of jobs.  Units are split deep enough
