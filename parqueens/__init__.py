@@ -18,6 +18,8 @@ The symmetry helpers live in :mod:`parqueens.symmetry`.
 __version__ = "0.2.0"
 
 import importlib
+import sys
+import types
 
 # The public names are imported on first use (PEP 562), so that the command
 # line starts, and answers Ctrl-C, before numba and numpy are loaded.
@@ -38,6 +40,21 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(types.ModuleType):
+    """The package's module type: importing the submodule
+    ``parqueens.construct`` binds it as an attribute of the package, which
+    would hide the function ``construct`` of the same name (``from parqueens
+    import construct`` then gave the module); the public name wins."""
+
+    def __setattr__(self, name, value):
+        if name in _LAZY and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=None):

@@ -63,7 +63,7 @@ class CountResult:
         Wall-clock time of the run, in seconds.
     nodes : int or None
         Queens placed by the search (0 for n < 3), if asked for (``nodes=True``:
-        a kernel variant with a counter, about 10 % slower); else None.
+        a kernel variant with a counter, 5 to 10 % slower); else None.
     resumed : int
         Units taken from a checkpoint instead of being searched.
     conflict : str or None
@@ -397,9 +397,10 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
         local processes).
     nodes : bool
         Also count the queens placed (:attr:`CountResult.nodes`), with a
-        kernel variant that has a counter in its hot loop (about 10 %
+        kernel variant that has a counter in its hot loop (5 to 10 %
         slower).  Units resumed from a checkpoint keep the count stored with
-        them; if one was stored without it, ``nodes`` is None.
+        them; if one was stored without it, ``nodes`` is None (and the
+        other units are searched without counting them).
 
     Returns
     -------
@@ -447,6 +448,7 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
             acc.add(unit, UnitResult(*done[unit.id]))
         else:
             todo.append(unit)
+    nodes = nodes and acc.counted  # not for a total that resumed units leave unknown
     finished = len(units) - len(todo)
     share = dict(zip((u.id for u in units), work_shares(units))) if progress else {}
     bar = _progress_bar(progress, f"n={n}", len(units), finished,
@@ -454,7 +456,7 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
     try:
         t = time.perf_counter()
         for pairs in iter_chunks(todo, jobs=jobs, unique=unique, backend=backend,
-                                 nodes=bool(nodes)):
+                                 nodes=nodes):
             for unit, res in pairs:
                 acc.add(unit, res)
             if checkpoint is not None:

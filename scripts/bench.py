@@ -21,8 +21,9 @@ not timed); parqueens' from one untimed `--nodes` run per configuration.
 Prints a Markdown table per configuration: median seconds, the queens placed
 (nodes), nanoseconds per queen per job, and against the anchors the ratios
 parqueens / anchor (below 1: parqueens is faster) and parqueens' time per
-queen over m-queens'; then the speed-up of each job count over one job.
-With --reference: that command's median seconds and reference / parqueens.
+queen over m-queens'; then the speed-up of each job count over one job (the
+time of one job over the time of J jobs).  With --reference: that command's
+median seconds and reference / parqueens.
 """
 
 import argparse
@@ -90,7 +91,8 @@ class Anchors:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-n", type=int, nargs="+", default=list(range(12, 18)))
+    ap.add_argument("-n", type=int, nargs="+", default=list(range(12, 18)),
+                    help="board sizes, 4..64 (default 12..17; the anchors up to 29)")
     ap.add_argument("--methods", nargs="+", default=["d4"], choices=["d4", "mirror", "plain"])
     ap.add_argument("--jobs", type=int, nargs="+", default=None,
                     help="job counts (default: 1 and os.cpu_count())")
@@ -106,11 +108,17 @@ def main():
                     help="another counter, run as `CMD N` (printing the total last), timed "
                          "side by side")
     args = ap.parse_args()
-    if args.repeat < 1 or min(args.n) < 4:
-        ap.error("need --repeat >= 1 and n >= 4")
+    if args.repeat < 1 or not all(4 <= n <= 64 for n in args.n):
+        ap.error("need --repeat >= 1 and 4 <= n <= 64")
+    if args.jobs and min(args.jobs) < 1:
+        ap.error("--jobs must be 1 or more")
     jobs_list = args.jobs or sorted({1, os.cpu_count() or 1})
     extra = ["--unique"] if args.unique else []
     anchors = None if args.no_anchors else Anchors(args.anchors)
+    if anchors is not None and max(args.n) > 29:
+        print("the anchors count up to n = 29 (m-queens' limit); timing parqueens alone",
+              file=sys.stderr)
+        anchors = None
     if anchors is not None and not anchors.available():
         print(f"anchors not found in {args.anchors} (build them with "
               f"../shared/anchors/build.sh); timing parqueens alone", file=sys.stderr)
@@ -179,7 +187,8 @@ def main():
             print(f"warning: {what} printed {total} for n = {n}", file=sys.stderr)
     if len(jobs_list) > 1 and jobs_list[0] == 1:
         print()
-        print("| n | method | " + " | ".join(f"{j} jobs ÷ 1 job" for j in jobs_list[1:]) + " |")
+        print("| n | method | " + " | ".join(f"speed-up, {j} jobs" for j in jobs_list[1:])
+              + " |")
         print("|---|---|" + "---|" * (len(jobs_list) - 1))
         for n in args.n:
             for m in args.methods:

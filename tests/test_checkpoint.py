@@ -129,6 +129,25 @@ def test_library_resume_partial(tmp_path, method, unique):
     assert third.resumed == third.units and third.total == first.total
 
 
+def test_library_nodes_across_resumes(tmp_path):
+    # Counted on both sides of a resume, the nodes add up to an uninterrupted
+    # count; units stored without them leave the total unknown (None).
+    whole = run_count(13, nodes=True, split_depth=3)
+    for first_nodes, expected in ((True, whole.nodes), (False, None)):
+        path = tmp_path / f"n{first_nodes}.sqlite"
+        with RunStore(path, {"test": "nodes"}) as store:
+            run_count(13, checkpoint=store, nodes=first_nodes, split_depth=3)
+        db = sqlite3.connect(path)
+        with db:
+            db.execute("DELETE FROM units WHERE rowid IN "
+                       "(SELECT rowid FROM units ORDER BY unit_id LIMIT 40)")
+        db.close()
+        with RunStore(path, {"test": "nodes"}) as store:
+            again = run_count(13, checkpoint=store, nodes=True)
+        assert again.resumed == again.units - 40 and again.total == A000170[13]
+        assert again.nodes == expected
+
+
 def test_library_refuses_other_params(tmp_path):
     from parqueens.store import CheckpointError
     path = tmp_path / "c.sqlite"

@@ -126,3 +126,13 @@ def test_is_solution_large_values_are_false():
 def test_is_solution_bad_input_raises(bad, exc):
     with pytest.raises(exc):
         is_solution(bad)
+
+
+def test_package_name_is_the_function_after_the_submodule_is_imported():
+    # Importing parqueens.construct (as formats and this file do) must not
+    # make `from parqueens import construct` the module.
+    import parqueens
+    import parqueens.construct  # noqa: F401
+    from parqueens import construct as public
+    assert public is construct and parqueens.construct is construct
+    assert list(parqueens.construct(4)) == [1, 3, 0, 2]

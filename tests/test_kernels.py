@@ -135,7 +135,8 @@ def test_wide_boards_with_fixed_queens():
     import itertools
     import random
 
-    from parqueens import construct, count, is_solution
+    from parqueens import count
+    from parqueens.construct import construct, is_solution
     rnd = random.Random(5)
     for n in (33, 47, 63, 64):
         q = [int(c) for c in construct(n)]
