@@ -182,25 +182,15 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
     """
     board = _full_mask(n)
     top = n - 3
-    # Leading rows with a single square: placed, not searched.
-    c = ~board
-    dl = _ZERO
-    dr = _ZERO
-    row = 0
-    while row < top:
-        a = allowed[row]
-        if a & (a - _ONE) != _ZERO:
-            break
-        if a == _ZERO or a & (c | dl | dr) != _ZERO:
-            if nodes is not None:
-                nodes[0] += np.uint64(row)
-            return _ZERO
-        if leaves is not None:
-            W[_Q + 2 + top - row] = a
-        c |= a
-        dl = (dl | a) << _ONE
-        dr = (dr | a) >> _ONE
-        row += 1
+    row, c, dl, dr, ok = _leading_rows(n, allowed)
+    if not ok:
+        if nodes is not None:
+            nodes[0] += np.uint64(row)
+        return _ZERO
+    c |= ~board
+    if leaves is not None:
+        for r in range(row):
+            W[_Q + 2 + top - r] = allowed[r]
     k = np.uint64(row)
     for r in range(row, n):
         W[_B + 3 + top - r] = ~allowed[r] & board
@@ -304,10 +294,14 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
 
 
 @njit(cache=True, nogil=True)
-def _bans_beyond(n, allowed):
-    """True if ``allowed`` bans a square below its leading single-square rows
-    that the queens of those rows do not attack (see :func:`_count`)."""
-    board = _full_mask(n)
+def _leading_rows(n, allowed):
+    """The leading rows of ``allowed`` with a single square (at most n - 3
+    of them), which :func:`_count` places instead of searching.
+
+    Returns ``(row, cols, ld, rd, ok)``: the first row left to search and
+    the masks with those queens placed; ``ok`` False if one of those rows
+    is empty or attacked (then ``row`` is that row: the queens placed).
+    """
     c = _ZERO
     dl = _ZERO
     dr = _ZERO
@@ -316,10 +310,21 @@ def _bans_beyond(n, allowed):
         a = allowed[row]
         if a & (a - _ONE) != _ZERO:
             break
+        if a == _ZERO or a & (c | dl | dr) != _ZERO:
+            return row, c, dl, dr, False
         c |= a
         dl = (dl | a) << _ONE
         dr = (dr | a) >> _ONE
         row += 1
+    return row, c, dl, dr, True
+
+
+@njit(cache=True, nogil=True)
+def _bans_beyond(n, allowed):
+    """True if ``allowed`` bans a square below its leading single-square rows
+    that the queens of those rows do not attack (see :func:`_count`)."""
+    board = _full_mask(n)
+    row, c, dl, dr, _ = _leading_rows(n, allowed)
     for r in range(row, n):
         if ~allowed[r] & board & ~(c | dl | dr) != _ZERO:
             return True
@@ -352,8 +357,9 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes):
             continue
         mode = leaf_mode[u]
         k = None if nodes is None else nodes[u:u + 1]
+        banned = _bans_beyond(n, allowed[u])
         if mode == 0 or (mode == 2 and ties[u, 0] < 0):
-            if _bans_beyond(n, allowed[u]):
+            if banned:
                 s = _count(n, allowed[u], True, -1, -1, _ZERO, None, keep, by_stab[u], k, W)
             else:
                 s = _count(n, allowed[u], None, -1, -1, _ZERO, None, keep, by_stab[u], k, W)
@@ -363,7 +369,7 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes):
             a = ties[u, 0] if mode == 2 else -1
             b = ties[u, 1]
             c = np.uint64(ties[u, 2])
-            if _bans_beyond(n, allowed[u]):
+            if banned:
                 s = _count(n, allowed[u], True, a, b, c, leaves, keep, by_stab[u], k, W)
             else:
                 s = _count(n, allowed[u], None, a, b, c, leaves, keep, by_stab[u], k, W)
