@@ -15,11 +15,11 @@ Public API
 The symmetry helpers live in :mod:`parqueens.symmetry`.
 """
 
-__version__ = "0.2.0"
+import importlib as _importlib
+import sys as _sys
+import types as _types
 
-import importlib
-import sys
-import types
+from .names import VERSION as __version__
 
 # The public names are imported on first use (PEP 562), so that the command
 # line starts, and answers Ctrl-C, before numba and numpy are loaded.
@@ -32,29 +32,30 @@ _LAZY = {"construct": "construct", "is_solution": "construct",
 
 def __getattr__(name):
     if name in _LAZY:
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        value = getattr(_importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted({k for k in globals() if not k.startswith("_")} | set(_LAZY) |
+                  {"__version__"})
 
 
-class _Package(types.ModuleType):
+class _Package(_types.ModuleType):
     """The package's module type: importing the submodule
     ``parqueens.construct`` binds it as an attribute of the package, which
     would hide the function ``construct`` of the same name (``from parqueens
     import construct`` then gave the module); the public name wins."""
 
     def __setattr__(self, name, value):
-        if name in _LAZY and isinstance(value, types.ModuleType):
+        if name in _LAZY and isinstance(value, _types.ModuleType):
             return
         super().__setattr__(name, value)
 
 
-sys.modules[__name__].__class__ = _Package
+_sys.modules[__name__].__class__ = _Package
 
 
 def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=None):
@@ -65,7 +66,8 @@ def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=
     n : int
         Board size, 0..64 (n = 0 gives 1, the empty placement).
     jobs : int or None
-        Worker processes (None: all cores as ``joblib.cpu_count()``; 1: none).
+        Parallel jobs, threads of this process (None: all cores, but 1 for
+        n <= 14; 1: none); see :func:`run_count`.
     method : str or None
         ``"d4"`` (default), ``"mirror"`` or ``"plain"``; all give the same count.
     split_depth : int or None

@@ -1,19 +1,267 @@
-"""Where the work units run: local processes (joblib's loky, the default)
-or a Dask cluster through joblib's dask backend.
+"""Where the work units run, and on how many jobs.
+
+Three backends (:data:`parqueens.names.BACKENDS`): ``threads`` of this
+process (the default: the numba kernels release the GIL, so threads search in
+parallel with no worker start-up), ``loky`` worker processes, and ``dask``, a
+Dask cluster reached through joblib's dask backend.
+
+This module decides, once per run, how many jobs run (:func:`plan_jobs`),
+builds every ``joblib.Parallel`` of parqueens (:func:`parallel`), keeps the
+signal helpers (a Ctrl-C must stop a run at once, and workers must not print
+tracebacks of their own) and turns a lost worker into :class:`WorkerDied`.
 
 :func:`dask_client` connects to an existing scheduler (``tcp://HOST:PORT``)
 or starts a ``LocalCluster`` on 127.0.0.1, and makes joblib send the
-``Parallel`` calls of :mod:`parqueens.runner` to its workers.  The workers
-import :mod:`parqueens` themselves, so every machine needs parqueens
-installed (``pip install 'parqueens[dask]'``); each loads or compiles the
-numba kernels once.
+``Parallel`` calls to its workers.  The workers import :mod:`parqueens`
+themselves, so every machine needs parqueens installed (``pip install
+'.[dask]'``); each loads or compiles the numba kernels once.
 """
 
+import signal
+import threading
 from contextlib import contextmanager
+
+from .checks import check_backend, check_jobs
+
+#: With the default ``jobs=None``, boards up to this size are searched in the
+#: calling thread: starting parallel jobs would take longer than the search.
+SMALL_N = 14
 
 
 class BackendError(Exception):
     """The backend cannot be used (missing package, unreachable scheduler)."""
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived (raised by :func:`raise_on_sigterm`'s handler); handled
+    like Ctrl-C, which it is not a subclass of, so that callers can tell them
+    apart (exit code 143 rather than 130)."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A count stopped by Ctrl-C (or, with ``terminated``, by SIGTERM; see
+    :class:`Terminated`): how far it got.  A
+    KeyboardInterrupt, so that callers catching Ctrl-C catch it too; the
+    signal's own exception is its ``__cause__``.
+
+    Attributes: ``n``, ``finished`` and ``units`` (work units finished and
+    in all), ``terminated`` (bool).
+    """
+
+    def __init__(self, n, finished, units, terminated=False):
+        super().__init__(f"interrupted during n = {n} with {finished} of {units} units "
+                         f"finished")
+        self.n, self.finished, self.units, self.terminated = n, finished, units, terminated
+
+
+class WorkerDied(RuntimeError):
+    """A worker process died (killed, or out of memory) during a run, or the
+    Dask cluster failed.
+
+    ``unit_ids`` lists the units not finished when it happened; the one the
+    worker was searching is among the first of them.
+    """
+
+    def __init__(self, unit_ids, what="a worker process died (killed or out of memory)"):
+        self.unit_ids = unit_ids
+        shown = ", ".join(unit_ids[:3]) + (", ..." if len(unit_ids) > 3 else "")
+        super().__init__(f"{what} while searching one of the {len(unit_ids)} unfinished "
+                         f"units ({shown})")
+
+
+def cpu_count():
+    """The cores this process may use: ``joblib.cpu_count()``, which respects
+    CPU affinity and container quotas."""
+    import joblib  # here: a run of one job does without it (0.1 s of start-up)
+    return joblib.cpu_count()
+
+
+def plan_jobs(jobs, backend="threads", n=None):
+    """The number of jobs a run uses: decided here once, and reported as run.
+
+    Parameters
+    ----------
+    jobs : int or None
+        As asked for (see :func:`parqueens.checks.check_jobs`): None for all
+        cores, except 1 for boards up to :data:`SMALL_N` on a local backend
+        (starting jobs costs more than such a search); negative counts back
+        from the cores as in joblib (-1 all, -2 all but one).
+    backend : str
+        One of :data:`parqueens.names.BACKENDS` (or an alias).
+    n : int or None
+        The board size, for the small-board default.
+
+    Returns
+    -------
+    int
+        At least 1.  Local backends use at most the cores: more threads or
+        processes would only share them (and split the search finer for
+        nothing).  On ``dask`` a positive ``jobs`` is taken as it is (the
+        cluster's threads are elsewhere); otherwise the threads of the
+        active cluster.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad ``jobs`` or ``backend``, or a negative ``jobs`` that leaves
+        no core.
+    BackendError
+        ``dask`` with ``jobs`` None or negative outside :func:`dask_client`.
+    """
+    jobs = check_jobs(jobs)
+    backend = check_backend(backend)
+    if backend == "dask":
+        return jobs if jobs is not None and jobs > 0 else _cluster_threads()
+    if jobs == 1 or (jobs is None and n is not None and n <= SMALL_N):
+        return 1
+    cores = cpu_count()
+    if jobs is None:
+        return cores
+    if jobs < 0:
+        if cores + 1 + jobs < 1:
+            raise ValueError(f"jobs = {jobs} leaves no core on this machine ({cores} cores)")
+        return cores + 1 + jobs
+    return min(jobs, cores)
+
+
+def _cluster_threads():
+    try:
+        from distributed import get_client
+        return sum(get_client().nthreads().values()) or 1
+    except (ImportError, ValueError):
+        raise BackendError("the dask backend runs inside parqueens.backends.dask_client(); "
+                           "none is active") from None
+
+
+def parallel(backend, jobs, ordered=False):
+    """The ``joblib.Parallel`` of a run: results as a generator, in order
+    (``ordered``, for listings) or as they finish.
+
+    ``backend``: ``"threads"`` or ``"loky"`` with ``jobs`` workers (loky's
+    ignore SIGINT, see :func:`ignore_sigint`), or ``"dask"``, the cluster made
+    active by :func:`dask_client` (naming it again here would make joblib
+    build a second, misconfigured backend object).  Call the result through
+    :func:`start_workers`.
+    """
+    import joblib
+    ret = "generator" if ordered else "generator_unordered"
+    backend = check_backend(backend)
+    if backend == "dask":
+        return joblib.Parallel(n_jobs=-1, return_as=ret)
+    extra = {"initializer": ignore_sigint} if backend == "loky" else {}
+    with joblib.parallel_config(backend="threading" if backend == "threads" else "loky",
+                                **extra):
+        # joblib's default keeps 2 * jobs chunks in flight: a listing's
+        # memory stays bounded.
+        return joblib.Parallel(n_jobs=jobs, return_as=ret)
+
+
+def start_workers(parallel, calls):
+    """``parallel(calls)``, with SIGINT ignored while joblib spawns processes.
+
+    Ctrl-C reaches the whole process group, and a worker still importing
+    joblib would print a traceback before its initializer runs.  Processes
+    started while SIGINT is ignored keep ignoring it (exec keeps an ignored
+    disposition, and Python then installs no handler); a blocked signal
+    would not do, since subprocesses unblock all signals.  The window lasts
+    the spawning only (about 30 ms); a Ctrl-C inside it is missed.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return parallel(calls)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return parallel(calls)
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+
+
+def ignore_sigint():
+    """Worker initializer: Ctrl-C reaches the whole process group; the parent
+    handles it and stops the workers, which must not print tracebacks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated()
+
+
+@contextmanager
+def raise_on_sigterm():
+    """Inside this block SIGTERM raises :class:`Terminated` in the main thread
+    (so that a run stops like on Ctrl-C, keeping its checkpoint)."""
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def call_interruptibly(fn, *args):
+    """``fn(*args)``, in a helper thread while this thread waits.
+
+    A numba kernel runs to its end once called, and a signal arriving while
+    it returns its arrays surfaces as a ``SystemError``.  The kernels release
+    the GIL (``nogil=True``), so running them in a daemon thread leaves the
+    main thread free to receive Ctrl-C and SIGTERM at once; the process then
+    exits without waiting for the thread.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    box = {}
+
+    def target():
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:  # handed to the caller
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True, name="parqueens-kernel")
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.1)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def worker_failure(exc, unit_ids):
+    """The :class:`WorkerDied` for an exception from ``Parallel`` that means
+    a lost worker or cluster, or None for any other exception.
+
+    ``unit_ids``: the ids of the units not finished.
+    """
+    name = type(exc).__name__
+    if name in ("TerminatedWorkerError", "BrokenProcessPool"):
+        return WorkerDied(unit_ids)
+    if type(exc).__module__.startswith("distributed") or \
+            name in ("CancelledError", "FutureCancelledError"):
+        return WorkerDied(unit_ids, f"the Dask cluster failed ({name}: {str(exc)[:120]})")
+    return None
+
+
+@contextmanager
+def open_backend(backend="threads", jobs=None, scheduler=None):
+    """The backend of a command: a no-op for ``threads`` and ``loky``; for
+    ``dask`` a :func:`dask_client` (``jobs``: workers of a local cluster).
+
+    Yields the ``jobs`` to pass to the runs: as given locally, the cluster's
+    threads on Dask.  Raises ``ValueError`` for a scheduler without the dask
+    backend, or an empty scheduler address; :class:`BackendError` as
+    :func:`dask_client`.
+    """
+    backend = check_backend(backend)
+    if scheduler is not None and backend != "dask":
+        raise ValueError("a scheduler (--scheduler) needs the dask backend (--backend dask)")
+    if scheduler is not None and not scheduler.strip():
+        raise ValueError("the scheduler needs an address such as tcp://HOST:8786 (leave it "
+                         "out to start a local cluster)")
+    if backend != "dask":
+        yield jobs
+        return
+    workers = check_jobs(jobs)
+    with dask_client(scheduler, n_workers=workers if workers and workers > 0 else None) \
+            as (_, threads):
+        yield threads
 
 
 @contextmanager

@@ -2,28 +2,158 @@
 
 Each function raises ``TypeError`` (wrong type; booleans are not integers) or
 ``ValueError`` (wrong value) with a one-line message that the command line
-prints as it is (exit code 2).
+prints as it is (exit code 2).  Each rule is written here once: the command
+line's argument types call these same functions.  No imports beyond the
+standard library, so that usage errors answer before numba is loaded.
 """
 
+import numbers
 import re
 
-import numpy as np
+from .names import (BACKEND_ALIASES, BACKENDS, FORMATS, MAX_N, METHODS, NUMBERED_FORMATS,
+                    TEXT_FORMATS)
 
-from .kernels import MAX_N
+#: The most jobs a run may ask for (far more than any machine's cores; the
+#: runs use no more than they can keep busy, see :mod:`parqueens.backends`).
+MAX_JOBS = 4096
 
 
 def check_int(value, name):
-    """``value`` as an int; ``TypeError`` unless it is an integer (not a bool)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    """``value`` as an int; ``TypeError`` unless it is an integer (not a bool;
+    NumPy integers are integers)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r}")
     return int(value)
+
+
+def check_positive(value, name):
+    """``value`` as an int in ``1..2**63 - 1`` (the kernels' int64 counters);
+    ``TypeError``/``ValueError`` otherwise."""
+    value = check_int(value, name)
+    if not 1 <= value < 2**63:
+        raise ValueError(f"{name} must be a positive integer below 2**63, got {value}")
+    return value
+
+
+def check_method(method):
+    """``method`` if it is one of :data:`parqueens.names.METHODS` or None."""
+    if method is not None and method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    return method
+
+
+def check_backend(backend):
+    """The backend's name in :data:`parqueens.names.BACKENDS` (aliases such
+    as joblib's ``"threading"`` accepted); ``ValueError`` for others."""
+    if isinstance(backend, str) and backend in BACKENDS:
+        return backend
+    if (backend is None or isinstance(backend, str)) and backend in BACKEND_ALIASES:
+        return BACKEND_ALIASES[backend]
+    raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+
+
+def check_format(fmt, allowed=FORMATS):
+    """``fmt`` if it is a str among ``allowed`` (``TypeError``/``ValueError``)."""
+    if not isinstance(fmt, str):
+        raise TypeError(f"format must be a str, got {type(fmt).__name__}")
+    if fmt not in allowed:
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(allowed)}")
+    return fmt
+
+
+def check_one_based(fmt, one_based):
+    """``ValueError`` if ``one_based`` is asked of a format without numbers:
+    only perm and jsonl write columns as numbers (board and matrix draw
+    them, npy arrays are 0-based)."""
+    if one_based and fmt not in NUMBERED_FORMATS:
+        raise ValueError(f"one-based columns (--one-based) apply to "
+                         f"{' and '.join(NUMBERED_FORMATS)}, not {fmt}")
+    return bool(one_based)
+
+
+def check_destination(fmt, to_file):
+    """``ValueError`` for binary output (npy) to standard output."""
+    if fmt not in TEXT_FORMATS and not to_file:
+        raise ValueError(f"{fmt} output needs a file (--out FILE), not standard output")
+
+
+def check_jobs(jobs):
+    """``jobs`` as given to a run: None, or a non-zero integer within
+    ``-MAX_JOBS..MAX_JOBS`` (negative counts back from the cores, as in
+    joblib).  What a run then uses is decided by
+    :func:`parqueens.backends.plan_jobs`."""
+    if jobs is None:
+        return None
+    jobs = check_int(jobs, "jobs")
+    if jobs == 0:
+        raise ValueError("jobs must not be 0 (1: no parallelism, -1: all cores)")
+    if abs(jobs) > MAX_JOBS:
+        raise ValueError(f"jobs must be between -{MAX_JOBS} and {MAX_JOBS}, got {jobs}")
+    return jobs
+
+
+def check_split_depth(depth, n, method, lowest=1):
+    """A split depth for board size ``n``: ``lowest..n`` (``lowest`` is the
+    method's smallest, see :func:`parqueens.units.min_depth`)."""
+    depth = check_int(depth, "split depth")
+    if not lowest <= depth <= n:
+        raise ValueError(f"split depth must be {lowest}..{n} for n = {n} and method "
+                         f"{method}, got {depth}")
+    return depth
 
 
 def check_unique_fixed(unique, fixed):
     """``ValueError`` if symmetry classes are asked for with fixed queens."""
     if unique and fixed:
-        raise ValueError("unique (--unique) cannot be combined with fixed queens: fixing a "
-                         "queen breaks the symmetry that defines the classes")
+        raise ValueError("unique (--unique) cannot be combined with fixed queens (--fixed): "
+                         "fixing a queen breaks the symmetry that defines the classes")
+
+
+def check_method_fixed(method, fixed):
+    """``ValueError`` if a symmetry method is asked for with fixed queens."""
+    if fixed and method in ("d4", "mirror"):
+        raise ValueError(f"method {method} cannot be used with fixed queens (they break the "
+                         f"symmetry); use plain")
+
+
+def resolve_method(method, n, fixed=(), unique=False):
+    """The method a search of board size n uses.
+
+    ``method`` None means ``d4``, but ``plain`` with fixed queens (they break
+    the symmetry) or for n < 4 (``d4`` needs four borders).  Raises
+    ``ValueError`` for an unknown method, for ``d4``/``mirror`` asked for
+    together with fixed queens, and for ``unique`` with fixed queens
+    (symmetry classes are not defined then).
+    """
+    check_method(method)
+    if fixed:
+        check_unique_fixed(unique, fixed)
+        check_method_fixed(method, fixed)
+        return "plain"
+    if method is None:
+        method = METHODS[0]
+    if method == "d4" and n < 4:
+        return "plain"
+    return method
+
+
+def min_depth(method, lexicographic=False):
+    """The smallest split depth a method can use (two rows for the
+    lexicographic ``d4``, whose corner units fix the row-1 queen)."""
+    return 2 if method == "d4" and lexicographic else 1
+
+
+def check_count(n, method=None, unique=False, fixed=None, split_depth=None):
+    """Check the arguments of a count (:func:`parqueens.runner.run_count`)
+    before any work: returns ``(n, method, fixed)`` with the method resolved
+    (:func:`resolve_method`) and the fixed queens as :func:`check_fixed`
+    gives them.  Raises ``TypeError``/``ValueError``."""
+    n = check_n(n)
+    fixed = check_fixed(n, fixed)
+    method = resolve_method(method, n, fixed, unique)
+    if split_depth is not None and n >= 3:  # smaller boards have no work units
+        check_split_depth(split_depth, n, method, min_depth(method))
+    return n, method, fixed
 
 
 def check_n(n, *, name="n", low=0, high=MAX_N):
@@ -42,33 +172,6 @@ def check_n(n, *, name="n", low=0, high=MAX_N):
                              f"mask, so {name} <= {high}")
         raise ValueError(f"{name} = {n} is too large: at most {high} here")
     return n
-
-
-def resolve_jobs(jobs):
-    """Number of worker processes for ``jobs``.
-
-    ``None`` means ``joblib.cpu_count()`` (which respects CPU affinity and
-    container quotas); a negative value counts back from it like joblib
-    (-1 = all cores, -2 = all but one).  Raises ``ValueError`` for 0 or a
-    value that leaves no core, ``TypeError`` for a non-integer.  joblib is
-    imported only to count the cores (a run of one job does without it).
-    """
-    if jobs is not None:
-        jobs = check_int(jobs, "jobs")
-        if jobs == 0:
-            raise ValueError("jobs must not be 0 (use 1 for no parallelism, -1 for all cores)")
-        if jobs > 0:
-            return jobs
-    import joblib
-    cpus = joblib.cpu_count()
-    if jobs is None:
-        return cpus
-    if jobs < 0:
-        resolved = cpus + 1 + jobs
-        if resolved < 1:
-            raise ValueError(f"jobs = {jobs} leaves no core on this machine ({cpus} cores)")
-        return resolved
-    return jobs
 
 
 _FIXED_ITEM = re.compile(r"^\s*(-?\d+)\s*:\s*(-?\d+)\s*$")
@@ -154,8 +257,6 @@ def parse_range(text, high=MAX_N):
         hi = int(m.group(2)) if m.group(2) is not None else lo
         if hi < lo:
             raise ValueError(f"range {lo}-{hi} runs backwards; write {hi}-{lo}")
-        if hi > high:
-            raise ValueError(f"n = {hi} is too large: the kernels hold a row in a 64-bit "
-                             f"mask, so n <= {high}")
+        check_n(hi, high=high)
         out.update(range(lo, hi + 1))
     return sorted(out)

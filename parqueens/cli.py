@@ -10,19 +10,15 @@ import argparse
 import json
 import os
 import re
-import signal
 import sys
 import warnings
 
-from . import __version__
+from . import checks
+from .names import BACKENDS, FORMATS, METHODS, TABLE_EXTENSIONS, VERSION
 
 
 class UsageError(Exception):
     """A bad command line: reported in one line, exit code 2."""
-
-
-class Terminated(BaseException):
-    """SIGTERM arrived; handled like Ctrl-C, with exit code 143."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,6 +28,24 @@ class _Parser(argparse.ArgumentParser):
 
 
 # ---------------------------------------------------------------- arg types
+# Each type parses the text and hands the value to the library's own check
+# (parqueens.checks), whose message argparse prints.
+
+def _checked(check, parse=None, name="the value"):
+    """An argparse type: ``check(parse(text))``, its ValueError reported;
+    ``parse`` None reads an integer (``name`` says which in the message)."""
+    def convert(text):
+        try:
+            value = parse(text) if parse else int(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(
+                str(exc) if parse else f"{name} must be an integer, got {text!r}") from None
+        try:
+            return check(value)
+        except (ValueError, TypeError) as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return convert
+
 
 def board_size(text):
     """argparse type for a board size: a non-negative decimal integer."""
@@ -42,39 +56,17 @@ def board_size(text):
     return int(text)
 
 
-def job_count(text):
-    """argparse type for --jobs: a non-zero integer (negative as in joblib)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--jobs must be an integer, got {text!r}") from None
-    if value == 0:
-        raise argparse.ArgumentTypeError("--jobs must not be 0 (1: no parallelism, "
-                                         "-1: all cores)")
-    if abs(value) > 4096:
-        raise argparse.ArgumentTypeError(f"--jobs must be between -4096 and 4096, got {text!r}")
-    return value
+#: argparse type for --jobs: a non-zero integer (negative as in joblib).
+job_count = _checked(checks.check_jobs, name="jobs")
 
+#: argparse type for --split-depth and --limit: an integer in 1..2**63-1.
+positive_int = _checked(lambda v: checks.check_positive(v, "the value"))
 
-def positive_int(text):
-    """argparse type: an integer >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if not 1 <= value < 2**63:
-        raise argparse.ArgumentTypeError(f"expected a positive integer below 2**63, "
-                                         f"got {text!r}")
-    return value
+#: argparse type for --fixed ROW:COL[,ROW:COL...].
+fixed_queens = _checked(lambda v: v, checks.parse_fixed)
 
-
-def fixed_queens(text):
-    """argparse type for --fixed ROW:COL[,ROW:COL...]."""
-    from .checks import parse_fixed
-    try:
-        return parse_fixed(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+#: argparse type for a table's range: ``1-18``, ``8``, ``4,6,8-12``.
+board_range = _checked(lambda v: v, checks.parse_range)
 
 
 class _Extend(argparse.Action):
@@ -82,15 +74,6 @@ class _Extend(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         setattr(namespace, self.dest, (getattr(namespace, self.dest) or []) + list(values))
-
-
-def board_range(text):
-    """argparse type for a table's range: ``1-18``, ``8``, ``4,6,8-12``."""
-    from .checks import parse_range
-    try:
-        return parse_range(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 # ---------------------------------------------------------------- parser
@@ -114,7 +97,7 @@ def _add_run_options(p, *, fixed=True):
     _add_jobs(p)
     p.add_argument("--split-depth", type=positive_int, default=None, metavar="K",
                    help="rows pre-placed per work unit (default: automatic, >= 64 units per job)")
-    p.add_argument("--method", choices=("d4", "mirror", "plain"), default=None,
+    p.add_argument("--method", choices=METHODS, default=None,
                    help="symmetry reduction: d4 (default, whole symmetry group), mirror "
                         "(left-right only) or plain (none); all give the same counts")
     p.add_argument("--unique", action="store_true",
@@ -123,7 +106,7 @@ def _add_run_options(p, *, fixed=True):
     p.add_argument("--checkpoint", metavar="FILE",
                    help="keep finished work units in this SQLite file; re-running the same "
                         "command with it resumes")
-    p.add_argument("--backend", choices=("threads", "loky", "dask"), default="threads",
+    p.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0],
                    help="where the work units run: threads of this process (default; the "
                         "kernels release the GIL), local worker processes (loky) or a Dask "
                         "cluster")
@@ -151,13 +134,12 @@ def _add_output(p, formats, default_help):
 
 
 def build_parser():
-    from .formats import FORMATS
     parser = _Parser(prog="parqueens",
                      description="Count and list the solutions of the n-queens problem, "
                                  "in parallel.",
                      epilog="Exit codes: 0 ok, 1 negative answer, 2 bad input, "
                             "130 interrupted, 143 terminated.")
-    parser.add_argument("--version", action="version", version=f"parqueens {__version__}")
+    parser.add_argument("--version", action="version", version=f"parqueens {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
@@ -264,21 +246,16 @@ def _show_progress(args):
 
 
 def _check_jobs(args):
-    """Warn when --jobs asks for more processes than there are cores."""
+    """Say when --jobs asks for more than the library will run (the cores)."""
     jobs = getattr(args, "jobs", None)
-    if jobs is None or jobs < 2 or getattr(args, "backend", "loky") == "dask":
+    backend = getattr(args, "backend", "loky")
+    if jobs is None or jobs < 2 or backend == "dask":
         return
-    import joblib
-    cores = joblib.cpu_count()
-    if jobs > cores:
-        if getattr(args, "backend", None) == "loky" or args.command == "solutions":
-            from .runner import max_processes
-            extra = (f"processes (about 150 MB each, at most {max_processes()}) only share "
-                     f"those cores")
-        else:
-            extra = "threads only share those cores"
-        _note(args, f"--jobs {jobs} is more than the {cores} cores available: the extra "
-                    f"{extra}")
+    from .backends import plan_jobs
+    used = plan_jobs(jobs, backend)
+    if used < jobs:
+        _note(args, f"--jobs {jobs}: this machine has {used} core{'s' * (used > 1)}, so "
+                    f"{used} job{'s' * (used > 1)} run (more would only share them)")
 
 
 def _check_split_depth(args):
@@ -286,19 +263,24 @@ def _check_split_depth(args):
     depth = getattr(args, "split_depth", None)
     if depth is None or args.command not in ("count", "table") or args.estimate:
         return
-    from .checks import resolve_jobs
-    from .runner import resolve_method
-    from .units import auto_depth
     ns = [args.n] if args.command == "count" else args.range
     fixed = getattr(args, "fixed", None) or ()
     try:
-        jobs = resolve_jobs(args.jobs)
-        if any(n >= 3 and depth > n for n in ns):
-            return  # the command refuses it
         for n in ns:
-            if n < 10:  # small boards build their units at once, whatever the depth
-                continue
-            default = auto_depth(n, resolve_method(args.method, n, fixed, args.unique), jobs)
+            checks.check_count(n, args.method, args.unique, fixed, depth)
+    except (ValueError, TypeError):
+        return  # the command reports it
+    # Small boards build their units at once, whatever the depth.
+    ns = [n for n in ns if n >= 10]
+    if not ns:
+        return
+    from .backends import plan_jobs
+    from .units import auto_depth
+    try:
+        jobs = plan_jobs(args.jobs, args.backend if args.backend != "dask" else "threads")
+        for n in ns:
+            default = auto_depth(n, checks.resolve_method(args.method, n, fixed, args.unique),
+                                 jobs)
             if depth > default + 2:
                 _note(args, f"--split-depth {depth} is much deeper than n = {n} needs (default "
                             f"{default}): the units are built one by one in Python, which can "
@@ -325,43 +307,22 @@ def _format_seconds(seconds):
     return f"{seconds / (365 * 86400):.3g} years"
 
 
-def _check_backend_args(args):
-    if args.scheduler is not None and args.backend != "dask":
-        raise UsageError("parqueens: --scheduler needs --backend dask")
-    if args.scheduler is not None and not args.scheduler.strip():
-        raise UsageError("parqueens: --scheduler needs an address such as tcp://HOST:8786 "
-                         "(leave it out to start a local cluster)")
+def _backend(args):
+    """The command's backend (a context manager yielding the jobs to run)."""
+    from .backends import open_backend
+    return open_backend(args.backend, args.jobs, args.scheduler)
 
 
-class _Backend:
-    """Context manager: the joblib backend of a command (loky or dask)."""
-
-    def __init__(self, args):
-        self.args = args
-        self.ctx = None
-
-    def __enter__(self):
-        if self.args.backend == "threads":
-            return "threading", self.args.jobs
-        if self.args.backend != "dask":
-            return None, self.args.jobs
-        from .backends import dask_client
-        workers = self.args.jobs if self.args.jobs and self.args.jobs > 0 else None
-        self.ctx = dask_client(self.args.scheduler, n_workers=workers)
-        client, threads = self.ctx.__enter__()
-        return "dask", threads
-
-    def __exit__(self, *exc):
-        if self.ctx is not None:
-            return self.ctx.__exit__(*exc)
-        return False
-
-
-def _open_store(path, params):
-    if path is None:
+def _open_store(args, command, ns):
+    """The checkpoint of a count or table (None without --checkpoint): the
+    command's parameters are the run's identity, plus its name and sizes."""
+    if args.checkpoint is None:
         return None
+    from .runner import run_identity
     from .store import RunStore
-    return RunStore(path, params)
+    params = {"command": command, "n": ns,
+              **run_identity(args.method, args.unique, getattr(args, "fixed", None))}
+    return RunStore(args.checkpoint, params)
 
 
 def _maybe_estimate(args, n, jobs, fixed=None):
@@ -369,7 +330,8 @@ def _maybe_estimate(args, n, jobs, fixed=None):
     from .runner import estimate
     if not args.estimate and n < 18:
         return False
-    e = estimate(n, method=args.method, jobs=jobs, split_depth=args.split_depth, fixed=fixed)
+    e = estimate(n, method=args.method, jobs=jobs, split_depth=args.split_depth, fixed=fixed,
+                 backend=args.backend)
     text = (f"estimate for n = {n}: about {_format_seconds(e['seconds'])} on {e['jobs']} "
             f"job(s) ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
             f"Knuth's random probes, usually within a factor of 2)")
@@ -390,19 +352,9 @@ def _maybe_estimate(args, n, jobs, fixed=None):
 
 # ---------------------------------------------------------------- commands
 
-def _params(args, command, ns):
-    # The method as run (None means d4, or plain with fixed queens), so that
-    # naming the default does not make another run; the split depth is
-    # checked per n by the store, and adopted from it when not given.
-    fixed = sorted(getattr(args, "fixed", None) or [])
-    method = args.method or ("plain" if fixed else "d4")
-    return {"command": command, "n": ns, "method": method, "unique": args.unique,
-            "fixed": [list(q) for q in fixed]}
-
-
 def cmd_count(args):
-    from .runner import run_count
-    _check_backend_args(args)
+    # The library's checks first: a usage error answers before numba loads.
+    checks.check_count(args.n, args.method, args.unique, args.fixed, args.split_depth)
     if args.verify:
         from . import oeis
         if args.fixed:
@@ -411,14 +363,15 @@ def cmd_count(args):
         if args.n not in oeis.KNOWN:
             raise UsageError(f"parqueens: --verify knows the published counts for n <= "
                              f"{max(oeis.KNOWN)}, not n = {args.n}")
-    with _Backend(args) as (backend, jobs):
+    with _backend(args) as jobs:
         if _maybe_estimate(args, args.n, jobs, args.fixed):
             return 0
-        store = _open_store(args.checkpoint, _params(args, "count", [args.n]))
+        from .runner import run_count
+        store = _open_store(args, "count", [args.n])
         try:
             result = run_count(args.n, unique=args.unique, method=args.method, jobs=jobs,
                                split_depth=args.split_depth, progress=_show_progress(args),
-                               fixed=args.fixed, checkpoint=store, backend=backend,
+                               fixed=args.fixed, checkpoint=store, backend=args.backend,
                                nodes=args.nodes)
         finally:
             if store is not None:
@@ -452,35 +405,34 @@ def cmd_count(args):
     return code
 
 
-_TABLE_EXT = {".csv": "csv", ".json": "json", ".md": "md"}
-
-
 def cmd_table(args):
-    from .runner import run_count
-    _check_backend_args(args)
     fmt = "md"
     if args.out is not None:
         ext = os.path.splitext(args.out)[1].lower()
-        if ext not in _TABLE_EXT:
-            raise UsageError(f"parqueens: --out must end in .csv, .json or .md, got {args.out!r}")
-        fmt = _TABLE_EXT[ext]
+        if ext not in TABLE_EXTENSIONS:
+            raise UsageError(f"parqueens: --out must end in "
+                             f"{', '.join(TABLE_EXTENSIONS)}, got {args.out!r}")
+        fmt = TABLE_EXTENSIONS[ext]
         _check_out_path(args.out, args.force)
     ns = args.range
     rows = []
-    if args.split_depth is not None:
-        from .runner import choose_depth, resolve_method
-        for n in ns:  # before the header is printed; n <= 2 has no work units
-            if n >= 3:
-                    choose_depth(n, resolve_method(args.method, n, (), args.unique), 1,
-                             args.split_depth)
-    with _Backend(args) as (backend, jobs):
+    # Before the header is printed: the library's checks of every size.
+    for n in ns:
+        checks.check_count(n, args.method, args.unique, None, args.split_depth)
+    with _backend(args) as jobs:
         if args.estimate:
             for n in ns:
                 _maybe_estimate(args, n, jobs)
             return 0
-        store = _open_store(args.checkpoint, _params(args, "table", ns))
+        from .runner import run_count
+        store = _open_store(args, "table", ns)
         if store is not None and args.split_depth is not None:
-            _check_stored_depths(store, ns, args.split_depth)
+            try:
+                for n in ns:
+                    store.check_depth(n, args.split_depth)
+            except BaseException:
+                store.close()
+                raise
         from tqdm import tqdm
         outer = tqdm(total=len(ns), disable=not _show_progress(args), file=sys.stderr,
                      unit="n", desc="table", position=0)
@@ -493,7 +445,7 @@ def cmd_table(args):
                 outer.set_postfix_str(f"n={n}")
                 r = run_count(n, unique=args.unique, method=args.method, jobs=jobs,
                               split_depth=args.split_depth, progress=False,
-                              checkpoint=store, backend=backend)
+                              checkpoint=store, backend=args.backend)
                 rows.append(r)
                 outer.update(1)
                 if not args.out:
@@ -506,18 +458,6 @@ def cmd_table(args):
         _write_table(args.out, fmt, rows, args.unique, args.force)
         _note(args, f"wrote {len(rows)} rows to {args.out}")
     return 0
-
-
-def _check_stored_depths(store, ns, depth):
-    # Before the header: a depth the checkpoint contradicts would otherwise
-    # stop the table halfway.
-    from .store import CheckpointError
-    for n in ns:
-        stored = store.run_depth(n)
-        if n >= 3 and stored is not None and stored != depth:  # n <= 2: no units
-            store.close()
-            raise CheckpointError(f"{store.path}: n = {n} was split at depth {stored} there, "
-                                  f"not {depth}; leave out --split-depth to resume it")
 
 
 def _table_header(unique):
@@ -581,6 +521,7 @@ def _atomic_write_text(path, text, force):
 
 
 def cmd_status(args):
+    from .runner import tally_stored
     from .store import CheckpointError, RunStore
     with RunStore(args.file) as store:
         params = store.params
@@ -597,16 +538,8 @@ def cmd_status(args):
             if s is None:
                 print(f"n = {n}: not started")
                 continue
-            total = 0
-            fundamental = 0
-            for uid, (sols, by_stab, _) in s["units"].items():
-                method = uid.split("/", 1)[0]
-                if method == "d4":
-                    total += 8 * by_stab[0] + 4 * by_stab[1] + 2 * by_stab[2] + by_stab[3]
-                else:
-                    weight = 2 if method == "mirror" else 1
-                    total += weight * sols
-                fundamental += sum(by_stab)
+            tally = tally_stored(_stored_method(params, n), s["units"])
+            total, fundamental = tally.total, tally.fundamental
             done, all_units = s["units_done"], s["units_total"]
             line = f"n = {n}: {done}/{all_units} units"
             if s["finished"]:
@@ -625,9 +558,18 @@ def cmd_status(args):
     return 0
 
 
+def _stored_method(params, n):
+    """The method a checkpoint's run of n uses (as the run resolved it)."""
+    fixed = [tuple(q) for q in params.get("fixed") or []]
+    try:
+        return checks.resolve_method(params["method"], n, fixed, params["unique"])
+    except (ValueError, TypeError) as exc:
+        from .store import CheckpointError
+        raise CheckpointError(f"the checkpoint's parameters are not a run's: {exc}") from None
+
+
 def _done_share(params, n, s):
     """The estimated share of the work in the stored units of n (0 if none)."""
-    from .runner import resolve_method
     from .units import SHARES_UP_TO, make_units, work_shares
     if not s["units_done"] or not s["split_depth"]:
         return 0.0
@@ -635,8 +577,7 @@ def _done_share(params, n, s):
         return s["units_done"] / s["units_total"]
     fixed = [tuple(q) for q in params.get("fixed") or []]
     try:
-        method = resolve_method(params["method"], n, fixed, params["unique"])
-        units = make_units(n, method, s["split_depth"], fixed)
+        units = make_units(n, _stored_method(params, n), s["split_depth"], fixed)
     except (ValueError, TypeError):
         return s["units_done"] / max(1, s["units_total"])
     shares = dict(zip((u.id for u in units), work_shares(units)))
@@ -648,7 +589,16 @@ def _range_text(ns):
 
 
 def _output_format(args, default="perm"):
-    from .formats import EXTENSIONS
+    """The output's format, from --format or --out's extension, checked
+    against --one-based and the destination before any work."""
+    fmt = _named_format(args, default)
+    checks.check_one_based(fmt, args.one_based)
+    checks.check_destination(fmt, bool(args.out and args.out != "-"))
+    return fmt
+
+
+def _named_format(args, default):
+    from .names import EXTENSIONS
     if args.format and args.out and args.out != "-":
         ext = os.path.splitext(args.out)[1].lower()
         if ext in EXTENSIONS and EXTENSIONS[ext] != args.format:
@@ -663,25 +613,18 @@ def _output_format(args, default="perm"):
 
 def _writer(args, n, fmt, expected):
     from .formats import SolutionWriter
-    if fmt == "npy" and (not args.out or args.out == "-"):
-        raise UsageError("parqueens: the npy format needs --out FILE")
-    if args.one_based and fmt in ("npy", "board", "matrix"):
-        raise UsageError(f"parqueens: --one-based applies to perm and jsonl, not {fmt}")
     return SolutionWriter(args.out if args.out != "-" else None, fmt, n,
                           one_based=args.one_based, force=args.force, expected_count=expected)
 
 
 def cmd_solutions(args):
-    from .checks import check_fixed, fixed_conflict
+    fmt = _output_format(args)
+    fixed = checks.check_fixed(checks.check_n(args.n), args.fixed)
+    checks.check_unique_fixed(args.unique, fixed)
     from .listing import iter_blocks
     from .runner import run_count
-    fmt = _output_format(args)
-    fixed = check_fixed(args.n, args.fixed)
-    if args.unique and fixed:
-        raise UsageError("parqueens: --unique cannot be combined with --fixed (fixing a queen "
-                         "breaks the symmetry that defines the classes)")
-    if fixed_conflict(fixed):
-        _note(args, f"no solution: {fixed_conflict(fixed)}")
+    if checks.fixed_conflict(fixed):
+        _note(args, f"no solution: {checks.fixed_conflict(fixed)}")
     expected = None
     if args.out and args.out != "-" and not args.force:
         if args.limit is None and args.n > 18:
@@ -711,8 +654,9 @@ def cmd_solutions(args):
 
 
 def cmd_first(args):
-    from .listing import first_solution
     fmt = _output_format(args)
+    checks.check_fixed(checks.check_n(args.n), args.fixed)
+    from .listing import first_solution
     sol = first_solution(args.n, fixed=args.fixed)
     if sol is None:
         print(f"no solution for n = {args.n}" + (" with these fixed queens" if args.fixed
@@ -724,8 +668,8 @@ def cmd_first(args):
 
 
 def cmd_construct(args):
-    from .construct import construct
     fmt = _output_format(args)
+    from .construct import construct
     _check_construct_memory(args.n, fmt, bool(args.out and args.out != "-"))
     queens = construct(args.n)
     with _writer(args, args.n, fmt, 1) as w:
@@ -761,8 +705,7 @@ def cmd_verify(args):
     n = args.n
     first_bad = None
     reader = read_solutions(args.file, args.format, n, one_based=args.one_based)
-    if args.one_based and reader.fmt in ("npy", "board", "matrix"):
-        raise UsageError(f"parqueens: --one-based applies to perm and jsonl, not {reader.fmt}")
+    checks.check_one_based(reader.fmt, args.one_based)
     for i, queens in enumerate(reader):
         if n is None:
             n = len(queens)
@@ -819,32 +762,20 @@ def cmd_verify(args):
 
 # ---------------------------------------------------------------- main
 
-def _on_sigterm(signum, frame):
-    raise Terminated()
-
-
 def main(argv=None):
     """Entry point of the ``parqueens`` command; returns the exit code."""
-    from .backends import BackendError
-    from .runner import WorkerDied
+    from .backends import BackendError, Terminated, WorkerDied, raise_on_sigterm
     from .store import CheckpointError
     parser = build_parser()
     # joblib warns when an interrupted or limited run cancels its tasks: that
     # is what the user asked for, and the message says what happened.
     warnings.filterwarnings("ignore", message=r".*tasks which were still being processed",
                             category=UserWarning)
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
     args = None
     try:
-        args = parser.parse_args(argv)
-        to_file = getattr(args, "out", None) not in (None, "-") and args.command != "verify"
-        if (sys.stdout is None or sys.stdout.closed) and not to_file:
-            raise UsageError("parqueens: standard output is closed; nowhere to print the result")
-        if sys.stdout is None:
-            sys.stdout = open(os.devnull, "w")  # notes go to stderr; nothing is lost
-        _check_jobs(args)
-        _check_split_depth(args)
-        return args.func(args)
+        with raise_on_sigterm():
+            args = parser.parse_args(argv)
+            return _run(args)
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -880,20 +811,30 @@ def main(argv=None):
               "NUMBA_CACHE_DIR to a writable folder", file=sys.stderr)
         return 2
     except (KeyboardInterrupt, Terminated) as exc:
-        code = 143 if isinstance(exc, Terminated) else 130
+        terminated = isinstance(exc, Terminated) or getattr(exc, "terminated", False)
+        code = 143 if terminated else 130
         print(_interrupt_message(args, exc, code), file=sys.stderr)
         return code
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args):
+    """Run the parsed command."""
+    to_file = getattr(args, "out", None) not in (None, "-") and args.command != "verify"
+    if (sys.stdout is None or sys.stdout.closed) and not to_file:
+        raise UsageError("parqueens: standard output is closed; nowhere to print the result")
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")  # notes go to stderr; nothing is lost
+    _check_jobs(args)
+    _check_split_depth(args)
+    return args.func(args)
 
 
 def _interrupt_message(args, exc, code):
     what = "terminated" if code == 143 else "interrupted"
     detail = ""
-    progress = getattr(exc, "progress", None)
-    if progress:
-        n, done, total = progress
-        detail = f" during n = {n} with {done} of {total} units finished"
+    from .backends import RunInterrupted
+    if isinstance(exc, RunInterrupted):
+        detail = f" during n = {exc.n} with {exc.finished} of {exc.units} units finished"
     checkpoint = getattr(args, "checkpoint", None) if args else None
     if checkpoint:
         import shlex

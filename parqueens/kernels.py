@@ -36,10 +36,13 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from .names import MAX_N
 from .symmetry import _canonical_stabilizer
 
-#: Largest board size the ``uint64`` masks can hold.
-MAX_N = 64
+#: What the counting kernel does with each solution of a unit (its leaf
+#: mode): count it only; test it for being canonical (``unique`` with
+#: ``plain``/``mirror``); the D4 method's test of the ties only.
+LEAF_COUNT, LEAF_CANONICAL, LEAF_D4 = 0, 1, 2
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -338,9 +341,9 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes):
     """Run :func:`_count` on many units.
 
     ``allowed``: uint64, shape ``(units, n)`` (a unit whose row 0 is empty
-    is skipped); ``leaf_mode``: int64, shape ``(units,)``: 0 count only, 1
-    test every solution for being canonical, 2 the D4 method's test of the
-    ties only (see :func:`parqueens.units.unit_masks`); ``ties``: int64,
+    is skipped); ``leaf_mode``: int64, shape ``(units,)``: :data:`LEAF_COUNT`,
+    :data:`LEAF_CANONICAL` or :data:`LEAF_D4` (see
+    :func:`parqueens.units.unit_masks`); ``ties``: int64,
     shape ``(units, 3)``: ``tie_row_a, tie_row_b, tie_cols``.  ``nodes``:
     None, or uint64 of shape ``(units,)`` to which each unit's queens
     placed are added.  Returns ``(solutions, by_stab)``: uint64 arrays of
@@ -358,15 +361,15 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes):
         mode = leaf_mode[u]
         k = None if nodes is None else nodes[u:u + 1]
         banned = _bans_beyond(n, allowed[u])
-        if mode == 0 or (mode == 2 and ties[u, 0] < 0):
+        if mode == LEAF_COUNT or (mode == LEAF_D4 and ties[u, 0] < 0):
             if banned:
                 s = _count(n, allowed[u], True, -1, -1, _ZERO, None, keep, by_stab[u], k, W)
             else:
                 s = _count(n, allowed[u], None, -1, -1, _ZERO, None, keep, by_stab[u], k, W)
-            if mode == 2:  # no image can tie: each solution is its class's representative
+            if mode == LEAF_D4:  # no image can tie: each solution is its class's representative
                 by_stab[u, 0] += s
         else:
-            a = ties[u, 0] if mode == 2 else -1
+            a = ties[u, 0] if mode == LEAF_D4 else -1
             b = ties[u, 1]
             c = np.uint64(ties[u, 2])
             if banned:

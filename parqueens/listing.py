@@ -17,14 +17,13 @@ member; the D4 method's search in its lexicographic order (see
 import itertools
 import warnings
 
-import joblib
 import numpy as np
 
-from . import symmetry
-from .checks import (check_fixed, check_int, check_n, check_unique_fixed, fixed_conflict,
-                     resolve_jobs)
+from .backends import call_interruptibly, parallel, plan_jobs, start_workers
+from .checks import (check_fixed, check_n, check_positive, check_split_depth,
+                     check_unique_fixed, fixed_conflict)
 from .kernels import _list_solutions, _record
-from .units import iter_units, min_depth, unit_masks
+from .units import UNITS_FROM, iter_units, min_depth, tiny_solutions, unit_masks
 
 #: Work units per task sent to a worker.
 _CHUNK_UNITS = 64
@@ -69,16 +68,6 @@ def _enumerate_units(units, unique, limit):
     return np.concatenate(blocks)
 
 
-def _tiny_solutions(n, unique, fixed):
-    out = []
-    for perm in itertools.permutations(range(n)):
-        if all(abs(perm[i] - perm[j]) != i - j for i in range(n) for j in range(i)) \
-                and all(perm[r] == c for r, c in fixed):
-            if not unique or symmetry.canonical(perm) == perm:
-                out.append(perm)
-    return np.array(out, dtype=np.uint8).reshape(len(out), n)
-
-
 def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=None):
     """Solutions in lexicographic order, as blocks.
 
@@ -91,8 +80,9 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     fixed : iterable of (int, int) or None
         Only the solutions containing these 0-based ``(row, col)`` queens.
     jobs : int or None
-        Worker processes (as in :func:`parqueens.run_count`); the order of
-        the solutions does not depend on it.
+        Worker processes (loky), planned as in :func:`parqueens.run_count`
+        (None: all cores, but 1 for n <= 14); the order of the solutions
+        does not depend on it.
     limit : int or None
         Stop after this many solutions.
     split_depth : int or None
@@ -111,41 +101,32 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     n = check_n(n)
     fixed = check_fixed(n, fixed)
     method = _listing_method(n, unique, fixed)
-    jobs = resolve_jobs(jobs)
+    jobs = plan_jobs(jobs, "loky", n)
     if limit is not None:
-        limit = check_int(limit, "limit")
-        if limit < 1:
-            raise ValueError(f"limit must be >= 1, got {limit}")
+        limit = check_positive(limit, "limit")
     if fixed_conflict(fixed):
         return
-    if n < 3:
-        block = _tiny_solutions(n, unique, fixed)[:limit]
-        if len(block):
-            yield block
+    if n < UNITS_FROM:
+        found = tiny_solutions(n, unique, fixed)[:limit]
+        if found:
+            yield np.array(found, dtype=np.uint8).reshape(len(found), n)
         return
     if split_depth is None:
         depth = _listing_depth(n, method)
     else:
-        depth = check_int(split_depth, "split depth")
-        if not min_depth(method, True) <= depth <= n:
-            raise ValueError(f"split depth must be {min_depth(method, True)}..{n}, got {depth}")
+        depth = check_split_depth(split_depth, n, method, min_depth(method, True))
     units = (unit for unit, _ in iter_units(n, method, depth, fixed, lexicographic=True))
     chunks = iter(lambda: list(itertools.islice(units, _CHUNK_UNITS)), [])
     unit_limit = limit or 0
     if jobs == 1:
-        from .runner import call_interruptibly
         results = (call_interruptibly(_enumerate_units, chunk, unique, unit_limit)
                    for chunk in chunks)
     else:
-        from .runner import (_ignore_sigint, call_interruptibly, max_processes, start_workers,
-                             warm_up)
+        import joblib
+        from .runner import warm_up
         call_interruptibly(warm_up)
-        jobs = min(jobs, max_processes())
-        with joblib.parallel_config(backend="loky", initializer=_ignore_sigint):
-            parallel = joblib.Parallel(n_jobs=jobs, return_as="generator",
-                                       pre_dispatch="2*n_jobs")
-        results = start_workers(parallel, (joblib.delayed(_enumerate_units)(
-            chunk, unique, unit_limit) for chunk in chunks))
+        results = start_workers(parallel("loky", jobs, ordered=True), (joblib.delayed(
+            _enumerate_units)(chunk, unique, unit_limit) for chunk in chunks))
     left = limit
     try:
         for block in results:

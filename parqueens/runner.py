@@ -1,39 +1,31 @@
-"""Parallel runs: split into work units, dispatch with joblib, merge exactly.
+"""Counting runs: plan, resume, dispatch, merge exactly.
 
-The parent builds the work units (:mod:`parqueens.units`), loads the numba
-kernels once (so that workers find them in the on-disk cache instead of
-compiling them concurrently), and hands chunks of units to
-``joblib.Parallel(return_as="generator_unordered")``, which streams results
-as chunks finish.  Counts are merged as Python integers, so totals never
+:func:`run_count` plans a count (the jobs by
+:func:`parqueens.backends.plan_jobs`, the method, split depth and work units
+by :func:`parqueens.units.plan_count`), takes the units a checkpoint already
+holds (:mod:`parqueens.store`, which checks that the file belongs to this
+run), loads the numba kernels once (so that workers find them in the on-disk
+cache instead of compiling them concurrently), and hands chunks of the other
+units to :func:`parqueens.backends.parallel`, which streams results as chunks
+finish.  A :class:`Tally` merges them as Python integers, so totals never
 overflow; a single unit's count is a ``uint64``, which no search can fill
 (2**64 solutions at a billion a second take 585 years).
 """
 
 import functools
-import itertools
-import signal
 import sys
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from . import symmetry
-from .checks import (check_fixed, check_int, check_n, check_unique_fixed, fixed_conflict,
-                     resolve_jobs)
+from .backends import (RunInterrupted, Terminated, call_interruptibly, parallel, plan_jobs,
+                       start_workers, worker_failure)
+from .checks import check_backend, check_count
 from .kernels import _count_batch, _knuth_estimate
-from .units import METHODS, auto_depth, make_units, min_depth, unit_masks, work_shares
-
-
-#: Values of ``backend`` for :func:`run_count`: threads of this process,
-#: loky worker processes (None), the active Dask cluster.
-BACKENDS = ("threading", None, "dask")
-_BACKEND_NAMES = {"threads": "threading", "loky": None}  # the command line's names
-
-#: With the default ``jobs=None``, boards up to this size are searched in the
-#: calling process: starting worker processes takes longer than the search.
-SMALL_N = 14
+from .names import METHODS, ORBIT_SIZES
+from .units import WEIGHTS, kernel_args, make_units, plan_count, unit_masks, work_shares
 
 
 @dataclass
@@ -146,17 +138,8 @@ def search_specs(n, specs, nodes=False):
     placed takes a kernel variant with a counter in its hot loop.  A spec
     that is not ``ok`` counts nothing.
     """
-    count = len(specs)
-    allowed = np.zeros((count, n), dtype=np.uint64)
-    leaf_mode = np.zeros(count, dtype=np.int64)
-    ties = np.zeros((count, 3), dtype=np.int64)
-    for i, spec in enumerate(specs):
-        if spec.ok:
-            allowed[i] = spec.allowed
-        leaf_mode[i] = spec.leaf_mode
-        ties[i] = spec.tie_row_a, spec.tie_row_b, spec.tie_cols
-    counted = np.zeros(count, dtype=np.uint64) if nodes else None
-    solutions, by_stab = _count_batch(n, allowed, leaf_mode, ties, counted)
+    counted = np.zeros(len(specs), dtype=np.uint64) if nodes else None
+    solutions, by_stab = _count_batch(n, *kernel_args(n, specs), counted)
     return solutions, by_stab, counted
 
 
@@ -168,197 +151,114 @@ def _chunks(units, jobs):
         yield units[i:i + size]
 
 
-def iter_chunks(units, *, jobs=1, unique=False, backend=None, nodes=False):
+def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False):
     """Yield lists of ``(unit, UnitResult)`` pairs as chunks of units finish.
 
-    ``unique`` and ``nodes`` as in :func:`run_chunk`.
-    ``jobs`` = 1 runs in this process; otherwise ``joblib.Parallel`` with
-    ``backend`` (``"threading"``: threads of this process; None: loky processes;
-    ``"dask"`` inside :func:`dask_client`).  Order is not guaranteed.
+    ``unique`` and ``nodes`` as in :func:`run_chunk`.  ``jobs`` (as
+    planned: :func:`parqueens.backends.plan_jobs`) = 1 runs in this process;
+    otherwise :func:`parqueens.backends.parallel` with ``backend``.  Order
+    is not guaranteed.  Raises :class:`parqueens.backends.WorkerDied` if a
+    worker or the cluster is lost.
     """
     if not units:
         return
     # In a helper thread: loading numba's cache runs through ctypes callbacks,
     # which would swallow a Ctrl-C arriving in the main thread meanwhile.
     call_interruptibly(warm_up, nodes)
-    if jobs == 1 and backend in (None, "threading"):
+    if jobs == 1 and backend != "dask":
         # Smaller chunks in-process: Ctrl-C is answered between kernel calls.
         for chunk in _chunks(units, 4):
             yield list(zip(chunk, call_interruptibly(run_chunk, chunk, unique, nodes)))
         return
-    import joblib  # here: a run of one job does without it (0.1 s of start-up)
-    jobs = min(jobs, max(2, len(units) // 4))  # more would only start idle workers
-    if backend is None:
-        jobs = min(jobs, max_processes())
+    import joblib
     chunks = list(_chunks(units, jobs))
     pending = set(range(len(chunks)))
-    # The dask backend is the one made active by parallel_config in
-    # backends.dask_client: naming it here again would make joblib build a
-    # second, misconfigured backend object.
-    if backend is None:
-        with joblib.parallel_config(backend="loky", initializer=_ignore_sigint):
-            parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
-    elif backend == "threading":
-        # The kernels release the GIL (nogil=True): threads of this process
-        # search in parallel, with no worker start-up and one copy of numba.
-        with joblib.parallel_config(backend="threading"):
-            parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
-    else:
-        parallel = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
     calls = (joblib.delayed(_run_chunk_tagged)(i, chunk, unique, nodes)
              for i, chunk in enumerate(chunks))
     try:
-        for i, results in (start_workers(parallel, calls) if backend is None
-                           else parallel(calls)):
+        for i, results in start_workers(parallel(backend, jobs), calls):
             pending.discard(i)
             yield list(zip(chunks[i], results))
     except Exception as exc:
-        ids = [u.id for i in sorted(pending) for u in chunks[i]]
-        if type(exc).__name__ in ("TerminatedWorkerError", "BrokenProcessPool"):
-            raise WorkerDied(ids) from None
-        if type(exc).__module__.startswith("distributed") or \
-                type(exc).__name__ in ("CancelledError", "FutureCancelledError"):
-            raise WorkerDied(ids, f"the Dask cluster failed ({type(exc).__name__}: "
-                                  f"{str(exc)[:120]})") from None
-        raise
-
-
-class WorkerDied(RuntimeError):
-    """A worker process died (killed, or out of memory) during a run.
-
-    ``unit_ids`` lists the units not finished when it happened; the one the
-    worker was searching is among the first of them.
-    """
-
-    def __init__(self, unit_ids, what="a worker process died (killed or out of memory)"):
-        self.unit_ids = unit_ids
-        shown = ", ".join(unit_ids[:3]) + (", ..." if len(unit_ids) > 3 else "")
-        super().__init__(f"{what} while searching one of the {len(unit_ids)} unfinished "
-                         f"units ({shown})")
-
-
-def call_interruptibly(fn, *args):
-    """``fn(*args)``, in a helper thread while this thread waits.
-
-    A numba kernel runs to its end once called, and a signal arriving while
-    it returns its arrays surfaces as a ``SystemError``.  The kernels release
-    the GIL (``nogil=True``), so running them in a daemon thread leaves the
-    main thread free to receive Ctrl-C and SIGTERM at once; the process then
-    exits without waiting for the thread.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return fn(*args)
-    box = {}
-
-    def target():
-        try:
-            box["value"] = fn(*args)
-        except BaseException as exc:  # handed to the caller
-            box["error"] = exc
-
-    thread = threading.Thread(target=target, daemon=True, name="parqueens-kernel")
-    thread.start()
-    while thread.is_alive():
-        thread.join(0.1)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
-def max_processes():
-    """The most worker processes started: 4 per core.  Each holds about
-    150 MB (numba and LLVM), and more than the cores only share them."""
-    import joblib
-    return 4 * joblib.cpu_count()
-
-
-def start_workers(parallel, calls):
-    """``parallel(calls)``, with SIGINT ignored while joblib spawns the workers.
-
-    Ctrl-C reaches the whole process group, and a worker still importing
-    joblib would print a traceback before its initializer runs.  Processes
-    started while SIGINT is ignored keep ignoring it (exec keeps an ignored
-    disposition, and Python then installs no handler); a blocked signal
-    would not do, since subprocesses unblock all signals.  The window lasts
-    the spawning only (about 30 ms); a Ctrl-C inside it is missed.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return parallel(calls)
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        return parallel(calls)
-    finally:
-        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
-
-
-def _ignore_sigint():
-    # Ctrl-C reaches the whole process group: the parent handles it and
-    # stops the workers, which must not print tracebacks of their own.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+        died = worker_failure(exc, [u.id for i in sorted(pending) for u in chunks[i]])
+        if died is None:
+            raise
+        raise died from None
 
 
 def _run_chunk_tagged(index, units, unique, nodes):
     return index, run_chunk(units, unique, nodes)
 
 
-def _tiny(n, fixed):
-    """n <= 2: every permutation checked directly."""
-    total = 0
-    orbits = {8: 0, 4: 0, 2: 0, 1: 0}
-    for perm in itertools.permutations(range(n)):
-        if all(abs(perm[i] - perm[j]) != i - j for i in range(n) for j in range(i)) \
-                and all(perm[r] == c for r, c in fixed):
-            total += 1
-            if symmetry.canonical(perm) == perm:
-                orbits[symmetry.orbit_size(perm)] += 1
-    return total, orbits
+class Tally:
+    """The exact merge of the unit results of one board size and method
+    (Python ints, never overflowing): for a run, a resume and ``status``.
 
-
-def resolve_method(method, n, fixed=(), unique=False):
-    """The method to use: ``None`` means ``d4``, or ``plain`` with fixed
-    queens (which break the symmetry) or for n < 4.
-
-    Raises ``ValueError`` for an unknown method, for ``d4``/``mirror``
-    asked for together with fixed queens, and for ``unique`` with fixed
-    queens (symmetry classes are not defined then).
+    Attributes: ``classes`` (canonical classes by stabiliser, indexed like
+    ``by_stab``), ``nodes`` (queens placed), ``counted`` (every unit's nodes
+    were counted), ``units`` (results added).
     """
-    if method is not None and method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
-    if fixed:
-        check_unique_fixed(unique, fixed)
-        if method in ("d4", "mirror"):
-            raise ValueError(f"method {method} cannot be used with fixed queens (they break "
-                             f"the symmetry); use plain")
-        return "plain"
-    if method is None:
-        method = "d4"
-    if method == "d4" and n < 4:
-        return "plain"
-    return method
+
+    def __init__(self, method):
+        self.method = method
+        self.weight = WEIGHTS[method]
+        self.solutions = 0
+        self.nodes = 0
+        self.counted = True
+        self.units = 0
+        self.classes = [0, 0, 0, 0]
+
+    def add(self, res):
+        """Add one :class:`UnitResult`."""
+        self.solutions += res.solutions
+        self.nodes += res.nodes
+        self.counted = self.counted and res.nodes > 0
+        self.units += 1
+        for k in range(4):
+            self.classes[k] += res.by_stab[k]
+
+    @property
+    def orbits(self):
+        """``{orbit size: classes}`` (see :data:`parqueens.names.ORBIT_SIZES`)."""
+        return dict(zip(ORBIT_SIZES, self.classes))
+
+    @property
+    def fundamental(self):
+        """Canonical classes found (meaningful for ``d4``, or with ``unique``)."""
+        return sum(self.classes)
+
+    @property
+    def total(self):
+        """The solutions: weighted by method, or for ``d4`` each class by its
+        orbit size (its units search one representative per class)."""
+        if self.method == "d4":
+            return sum(size * c for size, c in self.orbits.items())
+        return self.weight * self.solutions
 
 
-def _default_jobs(n, jobs, backend):
-    """The number of jobs a run uses: ``jobs`` resolved as in joblib, or
-    for ``None`` 1 when n <= SMALL_N runs locally (parallel start-up would
-    cost more than the whole search), else all cores."""
-    if jobs is None and n <= SMALL_N and backend in (None, "threading"):
-        jobs = 1
-    return resolve_jobs(jobs)
+def tally_stored(method, stored):
+    """A :class:`Tally` of units read from a checkpoint: ``stored`` maps unit
+    ids to ``(solutions, by_stab, nodes)`` (see
+    :meth:`parqueens.store.RunStore.begin_run`)."""
+    tally = Tally(method)
+    for res in stored.values():
+        tally.add(UnitResult(*res))
+    return tally
 
 
-def choose_depth(n, method, jobs, split_depth):
-    """The split depth: ``split_depth`` checked, or :func:`auto_depth`."""
-    if split_depth is None:
-        return auto_depth(n, method, jobs)
-    depth = check_int(split_depth, "split depth")
-    if not min_depth(method) <= depth <= n:
-        raise ValueError(f"split depth must be {min_depth(method)}..{n} for n = {n} "
-                         f"and method {method}, got {depth}")
-    return depth
+def run_identity(method, unique, fixed):
+    """What makes a checkpoint belong to a count: the method asked for (None
+    named as the default it stands for, so that naming the default makes no
+    other run), ``unique`` and the fixed queens.  A JSON-ready dict, checked
+    by :meth:`parqueens.store.RunStore.claim`; the split depth is checked
+    per board size, the version when the file is opened."""
+    fixed = sorted(fixed or ())
+    method = method or ("plain" if fixed else METHODS[0])
+    return {"method": method, "unique": bool(unique), "fixed": [list(q) for q in fixed]}
 
 
 def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
-              progress=False, fixed=None, checkpoint=None, backend="threading", nodes=False):
+              progress=False, fixed=None, checkpoint=None, backend="threads", nodes=False):
     """Count the solutions of the n-queens problem, in parallel.
 
     Parameters
@@ -373,10 +273,12 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
         ``"mirror"`` (1/2) or ``"plain"`` (all of it); see
         :mod:`parqueens.units`.
     jobs : int or None
-        Worker processes; None for ``joblib.cpu_count()`` (but 1 for
-        n <= SMALL_N = 14, where starting workers costs more than the
-        search), negative as in joblib, 1 for none (the search runs in this
-        process).
+        Parallel jobs (threads by default); None for all cores (but 1 for
+        n <= 14, where starting jobs costs more than the search), negative
+        as in joblib, 1 for none (the search runs in this thread).  No more
+        than the cores, nor than the work units, run: see
+        :func:`parqueens.backends.plan_jobs`; :attr:`CountResult.jobs` says
+        how many ran.
     split_depth : int or None
         Rows pre-placed per work unit; None chooses one with at least 64
         units per job (or, resuming, the depth recorded in the checkpoint).
@@ -385,16 +287,13 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
     fixed : iterable of (int, int) or None
         Queens every counted solution must contain, as 0-based
         ``(row, col)``; the method is then ``plain``.
-    checkpoint : RunStore or None
-        Store each finished unit there, and skip the units it already holds
-        (see :mod:`parqueens.store`).
+    checkpoint : parqueens.store.RunStore or None
+        Store each finished unit there, and skip the units it already holds;
+        a file that holds another run (:func:`run_identity`) is refused.
     backend : str or None
-        Where the units run: ``"threading"`` or ``"threads"`` (default) for
-        threads of this process (the kernels release the GIL, so they search
-        in parallel with no worker start-up), None or ``"loky"`` for loky
-        worker processes, ``"dask"`` inside
-        :func:`parqueens.backends.dask_client` (elsewhere joblib falls back to
-        local processes).
+        Where the units run: ``"threads"`` (default; also ``"threading"``),
+        ``"loky"`` (also None) for worker processes, ``"dask"`` inside
+        :func:`parqueens.backends.dask_client`.
     nodes : bool
         Also count the queens placed (:attr:`CountResult.nodes`), with a
         kernel variant that has a counter in its hot loop (5 to 10 %
@@ -411,88 +310,102 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
     TypeError, ValueError
         For invalid arguments.
     parqueens.store.CheckpointError
-        If the checkpoint belongs to another run.
+        If the checkpoint belongs to another run, or cannot be written.
+    parqueens.backends.WorkerDied
+        If a worker process or the Dask cluster is lost.
+    RunInterrupted
+        On Ctrl-C or SIGTERM (:class:`parqueens.backends.Terminated`) during
+        the search; the units finished are in the checkpoint.
     """
-    n = check_n(n)
-    fixed = check_fixed(n, fixed)
-    method = resolve_method(method, n, fixed, unique)
-    backend = _BACKEND_NAMES.get(backend, backend)
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose from 'threads' (or "
-                         f"'threading'), 'loky' (or None), 'dask'")
+    backend = check_backend(backend)
+    asked = method
+    n, method, fixed = check_count(n, method, unique, fixed, split_depth)
+    jobs = plan_jobs(jobs, backend, n)
     # Before any kernel is called here (make_units calls some): loading the
     # numba cache in the main thread would swallow a Ctrl-C (ctypes callbacks).
     call_interruptibly(warm_up, bool(nodes))
-    jobs = _default_jobs(n, jobs, backend)
     start = time.perf_counter()
-    conflict = fixed_conflict(fixed)
-    if n < 3 or conflict:
-        total, orbits = _tiny(n, fixed) if n < 3 else (0, {8: 0, 4: 0, 2: 0, 1: 0})
-        result = CountResult(n, total, method="plain" if n < 3 else method, jobs=jobs,
-                             conflict=conflict, nodes=0 if nodes else None)
-        result = _finish(result, unique, orbits, start)
-        if checkpoint is not None:
-            # No work units: record the size as done so that status shows it.
-            checkpoint.begin_run(n, 0, 0)
-            checkpoint.finish_run(n, result.total, result.fundamental)
-        return result
-    if checkpoint is not None and split_depth is None:
-        split_depth = checkpoint.run_depth(n)
-    depth = choose_depth(n, method, jobs, split_depth)
-    units = make_units(n, method, depth, fixed)
-    done = {} if checkpoint is None else checkpoint.begin_run(n, depth, len(units))
-    acc = _Accumulator()
-    todo = []
-    for unit in units:
-        if unit.id in done:
-            acc.add(unit, UnitResult(*done[unit.id]))
-        else:
-            todo.append(unit)
-    nodes = nodes and acc.counted  # not for a total that resumed units leave unknown
-    finished = len(units) - len(todo)
-    share = dict(zip((u.id for u in units), work_shares(units))) if progress else {}
-    bar = _progress_bar(progress, f"n={n}", len(units), finished,
-                        min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id in done)))
-    try:
-        t = time.perf_counter()
-        for pairs in iter_chunks(todo, jobs=jobs, unique=unique, backend=backend,
-                                 nodes=nodes):
-            for unit, res in pairs:
-                acc.add(unit, res)
-            if checkpoint is not None:
-                now = time.perf_counter()
-                checkpoint.add(n, [(u.id, r.solutions, r.by_stab, r.nodes) for u, r in pairs],
-                               now - t)
-                t = now
-            finished += len(pairs)
-            bar.set_description_str(f"n={n} {finished}/{len(units)} units", refresh=False)
-            step = sum(share.get(u.id, 0.0) for u, _ in pairs)
-            # Float sums must neither pass 1 nor stop short of it at the end.
-            bar.update(1.0 - bar.n if finished == len(units) else min(step, 1.0 - bar.n))
-    except BaseException as exc:
-        if not isinstance(exc, Exception):
-            # Ctrl-C or a termination signal: say how far the run got.
-            exc.progress = (n, finished, len(units))
-        raise
-    finally:
-        if finished == len(units) and bar.n < 1.0:  # nothing to search
-            bar.update(1.0 - bar.n)
-        bar.close()
-    orbits = {8 >> k: acc.classes[k] for k in range(4)}
-    total = acc.total
-    if method == "d4":
-        total = sum(size * c for size, c in orbits.items())
-    result = CountResult(n, total, method=method, split_depth=depth, units=len(units),
-                         jobs=jobs, nodes=acc.nodes if nodes and acc.counted else None,
-                         resumed=len(units) - len(todo))
-    result = _finish(result, unique, orbits, start)
+    if checkpoint is not None:
+        checkpoint.claim(run_identity(asked, unique, fixed))  # as asked, not resolved
+        if split_depth is None:
+            split_depth = checkpoint.run_depth(n)
+    plan = plan_count(n, method, jobs, split_depth, fixed)
+    tally, todo = _resume(plan, checkpoint, unique)
+    nodes = bool(nodes) and tally.counted  # not for a total resumed units leave unknown
+    _dispatch(plan, todo, tally, unique=unique, backend=backend, nodes=nodes,
+              checkpoint=checkpoint, progress=progress)
+    result = CountResult(n, tally.total, method=plan.method, split_depth=plan.depth,
+                         units=len(plan.units), jobs=plan.jobs,
+                         nodes=tally.nodes if nodes else None,
+                         resumed=len(plan.units) - len(todo), conflict=plan.conflict)
+    if unique:
+        result.orbits = tally.orbits
+        result.fundamental = tally.fundamental
+    if unique and sum(size * c for size, c in tally.orbits.items()) != result.total:
+        raise RuntimeError("internal error: orbit sizes do not add up to the total")
+    result.seconds = time.perf_counter() - start
     if checkpoint is not None:
         checkpoint.finish_run(n, result.total, result.fundamental)
     return result
 
 
-def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=20000,
-             seed=1):
+def _resume(plan, checkpoint, unique):
+    """The tally of the units stored in ``checkpoint`` (or of a tiny board's
+    solutions) and the units left to search."""
+    tally = Tally(plan.method)
+    if plan.tiny is not None:
+        for queens in plan.tiny:  # each solution a unit of its own
+            k = (ORBIT_SIZES.index(symmetry.orbit_size(queens))
+                 if symmetry.canonical(queens) == queens else None)
+            tally.add(UnitResult(1, tuple(int(i == k) for i in range(4)), 0))
+        tally.counted = True  # no search: 0 queens placed, and that is known
+    done = {} if checkpoint is None else checkpoint.begin_run(plan.n, plan.depth,
+                                                              len(plan.units))
+    todo = []
+    for unit in plan.units:
+        if unit.id in done:
+            tally.add(UnitResult(*done[unit.id]))
+        else:
+            todo.append(unit)
+    return tally, todo
+
+
+def _dispatch(plan, todo, tally, *, unique, backend, nodes, checkpoint, progress):
+    """Search the units ``todo`` of ``plan``, adding their results to
+    ``tally`` and to ``checkpoint``, with a progress bar if ``progress``."""
+    units = plan.units
+    finished = len(units) - len(todo)
+    share = dict(zip((u.id for u in units), work_shares(units))) if progress else {}
+    left = {u.id for u in todo}
+    bar = _progress_bar(progress, f"n={plan.n}", len(units), finished,
+                        min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id not in left)))
+    try:
+        t = time.perf_counter()
+        for pairs in iter_chunks(todo, jobs=plan.jobs, unique=unique, backend=backend,
+                                 nodes=nodes):
+            for _, res in pairs:
+                tally.add(res)
+            if checkpoint is not None:
+                now = time.perf_counter()
+                checkpoint.add(plan.n, [(u.id, r.solutions, r.by_stab, r.nodes)
+                                        for u, r in pairs], now - t)
+                t = now
+            finished += len(pairs)
+            bar.set_description_str(f"n={plan.n} {finished}/{len(units)} units", refresh=False)
+            step = sum(share.get(u.id, 0.0) for u, _ in pairs)
+            # Float sums must neither pass 1 nor stop short of it at the end.
+            bar.update(1.0 - bar.n if finished == len(units) else min(step, 1.0 - bar.n))
+    except (KeyboardInterrupt, Terminated) as exc:
+        raise RunInterrupted(plan.n, finished, len(units),
+                             isinstance(exc, Terminated)) from exc
+    finally:
+        if finished == len(units) and bar.n < 1.0:  # nothing to search
+            bar.update(1.0 - bar.n)
+        bar.close()
+
+
+def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, backend="threads",
+             probes=20000, seed=1):
     """Estimate the time a count will take, without running it.
 
     The nodes of the search tree are estimated by Knuth's random probes
@@ -504,24 +417,22 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=
     twice off) but cheap: about a second, or the time to build the units.
 
     Returns a dict: ``nodes`` (float), ``rate`` (nodes per second per job),
-    ``jobs``, ``units``, ``split_depth``, ``method`` and ``seconds`` (the
-    estimated wall time).  Raises like :func:`run_count`.
+    ``jobs`` (as a run would use them), ``units``, ``split_depth``, ``method``
+    and ``seconds`` (the estimated wall time).  Raises like :func:`run_count`.
     """
-    n = check_n(n)
-    fixed = check_fixed(n, fixed)
-    method = resolve_method(method, n, fixed)
-    jobs = _default_jobs(n, jobs, "threading")
-    if n < 3:
-        return {"nodes": 0.0, "rate": 0.0, "jobs": jobs, "units": 0, "split_depth": 0,
-                "method": method, "seconds": 0.0}
-    depth = choose_depth(n, method, jobs, split_depth)
+    backend = check_backend(backend)
+    n, method, fixed = check_count(n, method, False, fixed, split_depth)
     t = time.perf_counter()
-    units = make_units(n, method, depth, fixed)
+    plan = plan_count(n, method, plan_jobs(jobs, backend, n), split_depth, fixed)
     # A run builds the units too, and their masks once more when searching:
     # with a deep --split-depth that can outweigh the search.
     build = 2 * (time.perf_counter() - t)
+    units = plan.units
+    if not units:
+        return {"nodes": 0.0, "rate": 0.0, "jobs": plan.jobs, "units": 0, "split_depth": 0,
+                "method": plan.method, "seconds": 0.0}
     rng = np.random.default_rng(seed)
-    picks = rng.integers(0, len(units), size=min(len(units), 256)) if units else []
+    picks = rng.integers(0, len(units), size=min(len(units), 256))
     per_unit = max(1, probes // max(1, len(picks)))
     nodes = 0.0
     for i in picks:
@@ -538,36 +449,9 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, probes=
     t = time.perf_counter()
     search_specs(14, calib_specs)
     rate = int(calib_nodes.sum()) / max(time.perf_counter() - t, 1e-9)
-    return {"nodes": nodes, "rate": rate, "jobs": jobs, "units": len(units),
-            "split_depth": depth, "method": method,
-            "seconds": nodes / rate / min(jobs, max(1, len(units))) + build}
-
-
-class _Accumulator:
-    """Exact merge of unit results (Python ints)."""
-
-    def __init__(self):
-        self.total = 0
-        self.nodes = 0
-        self.counted = True  # every unit's nodes were counted
-        self.classes = [0, 0, 0, 0]
-
-    def add(self, unit, res):
-        self.total += unit.weight * res.solutions
-        self.nodes += res.nodes
-        self.counted = self.counted and res.nodes > 0
-        for k in range(4):
-            self.classes[k] += res.by_stab[k]
-
-
-def _finish(result, unique, orbits, start):
-    if unique:
-        result.orbits = orbits
-        result.fundamental = sum(orbits.values())
-        if sum(size * c for size, c in orbits.items()) != result.total:
-            raise RuntimeError("internal error: orbit sizes do not add up to the total")
-    result.seconds = time.perf_counter() - start
-    return result
+    return {"nodes": nodes, "rate": rate, "jobs": plan.jobs, "units": len(units),
+            "split_depth": plan.depth, "method": plan.method,
+            "seconds": nodes / rate / plan.jobs + build}
 
 
 def _progress_bar(enabled, desc, units, finished, share_done):

@@ -11,10 +11,13 @@ or that is not a parqueens checkpoint at all, is refused
 The database is in WAL mode and each finished chunk of units is one
 transaction, so a killed run loses at most the chunks in flight.
 
-Schema: ``meta(key, value)`` holds ``format``, ``version`` and ``params``
-(JSON); ``runs(n, split_depth, units_total, seconds, finished, total, fundamental)``
-one row per board size; ``units(n, unit_id, solutions, s1, s2, s4, s8, nodes)`` one row
-per finished unit, counts as decimal text (exact beyond 64 bits).
+Schema: ``meta(key, value)`` holds ``format``, ``version``, ``params``
+(JSON: the command's parameters) and ``run`` (JSON: the identity of the
+run, see :meth:`RunStore.claim`); ``runs(n, split_depth, units_total,
+seconds, finished, total, fundamental)`` one row per board size;
+``units(n, unit_id, solutions, s1, s2, s4, s8, nodes)`` one row per finished
+unit, counts as decimal text (exact beyond 64 bits); ``sK`` counts the
+unit's canonical classes whose stabiliser has K elements.
 """
 
 import contextlib
@@ -24,15 +27,19 @@ import shutil
 import sqlite3
 import time
 
-from . import __version__
+from .names import ORBIT_SIZES, VERSION as __version__
 
 FORMAT = "parqueens-checkpoint-1"
+
+# A unit's classes by stabiliser size 1, 2, 4, 8 (``by_stab``, see
+# parqueens.names.ORBIT_SIZES): one column each.
+_STAB = ", ".join(f"s{8 // size}" for size in ORBIT_SIZES)
 
 # The columns every checkpoint must have; checked when a file is opened, so
 # that a damaged file is refused before any work rather than in the middle.
 _COLUMNS = {"meta": "key, value",
             "runs": "n, split_depth, units_total, seconds, finished, total, fundamental",
-            "units": "n, unit_id, solutions, s1, s2, s4, s8, nodes"}
+            "units": f"n, unit_id, solutions, {_STAB}, nodes"}
 
 
 class CheckpointError(Exception):
@@ -122,9 +129,10 @@ class RunStore:
         db.execute("CREATE TABLE runs (n INTEGER PRIMARY KEY, split_depth INTEGER, "
                    "units_total INTEGER, seconds REAL NOT NULL DEFAULT 0, "
                    "finished INTEGER NOT NULL DEFAULT 0, total TEXT, fundamental TEXT)")
-        db.execute("CREATE TABLE units (n INTEGER NOT NULL, unit_id TEXT NOT NULL, "
-                   "solutions TEXT NOT NULL, s1 TEXT, s2 TEXT, s4 TEXT, s8 TEXT, "
-                   "nodes TEXT, PRIMARY KEY (n, unit_id))")
+        stab = _STAB.replace(",", " TEXT,")
+        db.execute(f"CREATE TABLE units (n INTEGER NOT NULL, unit_id TEXT NOT NULL, "
+                   f"solutions TEXT NOT NULL, {stab} TEXT, nodes TEXT, "
+                   f"PRIMARY KEY (n, unit_id))")
         db.executemany("INSERT INTO meta VALUES (?, ?)",
                        [("format", FORMAT), ("version", __version__),
                         ("params", json.dumps(params, sort_keys=True)),
@@ -175,17 +183,13 @@ class RunStore:
             raise self._damaged(f"params: {exc}") from None
         if not isinstance(stored, dict):
             raise self._damaged(f"params: not a JSON object: {meta['params'][:40]}")
-        if params is not None and stored != params:
-            diff = ", ".join(f"{k}: {stored.get(k)!r} there, {params.get(k)!r} now"
-                             for k in sorted(set(stored) | set(params))
-                             if stored.get(k) != params.get(k))
-            raise CheckpointError(f"{self.path} belongs to another run ({diff}); "
-                                  f"use another file or the same parameters")
+        if params is not None:
+            self._check_params(stored, params)
         for table, columns in _COLUMNS.items():  # "no such column" is damage too
             self.db.execute(f"SELECT {columns} FROM {table} LIMIT 0")
         # Every count must be decimal text (int() of it cannot fail later);
         # this one scan also reads every page of units, finding corruption.
-        counts = " AND ".join(map(_decimal, ("solutions", "s1", "s2", "s4", "s8", "nodes")))
+        counts = " AND ".join(map(_decimal, ("solutions", *_STAB.split(", "), "nodes")))
         bad = self.db.execute(f"SELECT n, unit_id FROM units WHERE NOT coalesce({counts}, 0) "
                               f"LIMIT 1").fetchone()
         if bad:
@@ -205,6 +209,51 @@ class RunStore:
             self.db.execute("DELETE FROM meta WHERE 0")
         finally:
             self.db.execute("ROLLBACK")
+
+    def _check_params(self, stored, params):
+        """Refuse a file whose recorded parameters differ from ``params``."""
+        keys = sorted(set(stored) | set(params))
+        diff = ", ".join(f"{k}: {stored.get(k)!r} there, {params.get(k)!r} now"
+                         for k in keys if stored.get(k) != params.get(k))
+        if diff:
+            raise CheckpointError(f"{self.path} belongs to another run ({diff}); "
+                                  f"use another file or the same parameters")
+
+    def claim(self, identity):
+        """Check that this file belongs to the run ``identity`` (a dict, see
+        :func:`parqueens.runner.run_identity`); the first run to claim a
+        file records its identity.
+
+        Raises :class:`CheckpointError` if the file's run differs in any of
+        them (the message names each difference), or it cannot be written.
+        """
+        stored = self._run_identity()
+        if stored is None:
+            with self._sqlite_errors("save"):
+                self.db.execute("INSERT INTO meta VALUES ('run', ?)",
+                                (json.dumps(identity, sort_keys=True),))
+            return
+        self._check_params(stored, identity)
+
+    def _run_identity(self):
+        """The identity recorded by :meth:`claim`, or None."""
+        with self._sqlite_errors("read"):
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'run'").fetchone()
+        try:
+            return None if row is None else json.loads(row[0])
+        except ValueError as exc:
+            raise self._damaged(f"run: {exc}") from None
+
+    def check_depth(self, n, split_depth):
+        """Refuse a split depth for n other than the one recorded in the file
+        (a run recorded without work units, depth 0, has none to refuse).
+
+        Raises :class:`CheckpointError`."""
+        stored = self.run_depth(n)
+        if stored and stored != split_depth:
+            raise CheckpointError(f"{self.path}: n = {n} was split at depth {stored} there, "
+                                  f"not {split_depth}; leave out the split depth "
+                                  f"(--split-depth) to resume it")
 
     def _damaged(self, detail):
         return CheckpointError(f"{self.path} is damaged or not a parqueens checkpoint "
@@ -259,25 +308,28 @@ class RunStore:
     def begin_run(self, n, split_depth, units_total):
         """Record (or check) the run of board size n; returns finished units.
 
-        Returns ``{unit_id: (solutions, (s1, s2, s4, s8), nodes)}``.
+        Returns ``{unit_id: (solutions, by_stab, nodes)}``.
         Raises :class:`CheckpointError` if the file's run of n used another
         split depth or unit count, if a stored unit is damaged, or if the
         file cannot be written (e.g. no space left).
         """
+        self.check_depth(n, split_depth)
         with self._sqlite_errors("save"):
-            row = self.db.execute("SELECT split_depth, units_total FROM runs WHERE n = ?",
-                                  (n,)).fetchone()
+            row = self.db.execute("SELECT units_total FROM runs WHERE n = ?", (n,)).fetchone()
             if row is None:
                 self.db.execute("INSERT INTO runs (n, split_depth, units_total) "
                                 "VALUES (?, ?, ?)", (n, split_depth, units_total))
-            elif tuple(row) != (split_depth, units_total):
-                raise CheckpointError(f"{self.path}: n = {n} was split at depth {row[0]} "
-                                      f"into {row[1]} units, not {split_depth} into "
-                                      f"{units_total}")
-            rows = self.db.execute("SELECT unit_id, solutions, s1, s2, s4, s8, nodes "
-                                   "FROM units WHERE n = ?", (n,)).fetchall()
-        return {uid: (int(s), (int(a), int(b), int(c), int(d)), int(k))
-                for uid, s, a, b, c, d, k in rows}
+            elif row[0] != units_total:
+                raise CheckpointError(f"{self.path}: n = {n} was split into {row[0]} units "
+                                      f"there, not {units_total}")
+        return self._units(n)
+
+    def _units(self, n):
+        """The stored units of n: ``{unit_id: (solutions, by_stab, nodes)}``."""
+        with self._sqlite_errors("read"):
+            rows = self.db.execute(f"SELECT unit_id, solutions, {_STAB}, nodes FROM units "
+                                   f"WHERE n = ?", (n,)).fetchall()
+        return {r[0]: (int(r[1]), tuple(int(x) for x in r[2:6]), int(r[6])) for r in rows}
 
     def add(self, n, results, seconds):
         """Store finished units in one transaction.
@@ -326,16 +378,14 @@ class RunStore:
         with self._sqlite_errors("read"):
             runs = self.db.execute("SELECT n, split_depth, units_total, seconds, finished, "
                                    "total, fundamental FROM runs ORDER BY n").fetchall()
-            for n, depth, total_units, seconds, finished, total, fund in runs:
-                rows = self.db.execute("SELECT unit_id, solutions, s1, s2, s4, s8, nodes "
-                                       "FROM units WHERE n = ?", (n,)).fetchall()
-                out.append({"n": n, "split_depth": depth, "units_total": total_units,
-                            "units_done": len(rows), "seconds": seconds,
-                            "finished": bool(finished),
-                            "total": None if total is None else int(total),
-                            "fundamental": None if fund is None else int(fund),
-                            "units": {r[0]: (int(r[1]), tuple(int(x) for x in r[2:6]),
-                                             int(r[6])) for r in rows}})
+        for n, depth, total_units, seconds, finished, total, fund in runs:
+            units = self._units(n)
+            out.append({"n": n, "split_depth": depth, "units_total": total_units,
+                        "units_done": len(units), "seconds": seconds,
+                        "finished": bool(finished),
+                        "total": None if total is None else int(total),
+                        "fundamental": None if fund is None else int(fund),
+                        "units": units})
         return out
 
     def close(self):

@@ -43,12 +43,19 @@ Methods
     n >= 4 and no fixed queens; otherwise ``plain`` is used.
 """
 
+import itertools
 from dataclasses import dataclass, field, replace
+
 import numpy as np
 
-from .kernels import MAX_N, _full_mask, _place_queens
+from . import symmetry
+from .checks import (check_method, check_n, check_split_depth, fixed_conflict, min_depth)
+from .kernels import LEAF_CANONICAL, LEAF_COUNT, LEAF_D4, _full_mask, _place_queens
 
-METHODS = ("d4", "mirror", "plain")
+#: The weight of a unit's solutions, by method: each ``mirror`` solution
+#: stands for itself and its mirror image; ``d4`` weighs each class found by
+#: its orbit size instead (see :class:`parqueens.runner.Tally`).
+WEIGHTS = {"plain": 1, "mirror": 2, "d4": 1}
 
 
 @dataclass(frozen=True)
@@ -107,8 +114,8 @@ class UnitSpec:
     ``allowed``: ``numpy.ndarray`` of ``uint64``, shape ``(n,)``;
     ``must_row``/``must_mask``: the side-column prune of the listing's
     search (-1/0 for none; counting does without it, a pure prune);
-    ``leaf_mode``: 0 count only, 1 test every solution for being
-    canonical, 2 the D4 test; ``tie_row_a``, ``tie_row_b``, ``tie_cols``:
+    ``leaf_mode``: :data:`parqueens.kernels.LEAF_COUNT`, ``LEAF_CANONICAL``
+    or ``LEAF_D4``; ``tie_row_a``, ``tie_row_b``, ``tie_cols``:
     which solutions the D4 test looks at (-1, -1, 0: none can tie, set
     once per unit); ``ok``: False if the unit's queens conflict (it holds
     no solution).  See :func:`parqueens.kernels._count`.
@@ -117,7 +124,7 @@ class UnitSpec:
     allowed: np.ndarray
     must_row: int = -1
     must_mask: int = 0
-    leaf_mode: int = 0
+    leaf_mode: int = LEAF_COUNT
     tie_row_a: int = -1
     tie_row_b: int = -1
     tie_cols: int = 0
@@ -134,7 +141,8 @@ def unit_masks(unit, unique=False, order=None):
     """
     n = unit.n
     full = int(_full_mask(n))
-    spec = UnitSpec(np.full(n, full, dtype=np.uint64), leaf_mode=1 if unique else 0)
+    spec = UnitSpec(np.full(n, full, dtype=np.uint64),
+                    leaf_mode=LEAF_CANONICAL if unique else LEAF_COUNT)
     allowed = spec.allowed
     prefix = unit.prefix
     mid = (n - 1) // 2
@@ -223,7 +231,7 @@ def _d4_masks(unit, spec, order, full):
         # and no such solution is symmetric: each counts as an orbit of 8
         # (leaf mode 2 with no tie to test).
         allowed[2:unit.prefix[1]] &= np.uint64(full & ~2)
-        spec.leaf_mode = 2
+        spec.leaf_mode = LEAF_D4
         return
     if last_side_row <= n - 3:  # a pure prune; the masks alone already enforce it
         spec.must_row, spec.must_mask = last_side_row, side
@@ -231,34 +239,29 @@ def _d4_masks(unit, spec, order, full):
         # Middle column: the mirror image always ties, and is larger exactly
         # when the row-1 queen is in the left half.
         allowed[1] &= np.uint64((1 << a) - 1)
-    spec.leaf_mode = 2
+    spec.leaf_mode = LEAF_D4
     spec.tie_row_a, spec.tie_row_b = a, n - 1 - a
     spec.tie_cols = (1 << a) | (1 << (n - 1 - a))
 
 
 def _first_row_choices(n, method, order):
     """(row-0 prefixes, weight) pairs that a method starts from."""
+    weight = WEIGHTS[method]
     if method == "plain":
-        return [((c,), 1) for c in range(n)]
+        return [((c,), weight) for c in range(n)]
     if method == "mirror":
-        out = [((c,), 2) for c in range(n // 2)]
+        out = [((c,), weight) for c in range(n // 2)]
         if n % 2 == 1:
-            out.append(((n // 2,), 2))
+            out.append(((n // 2,), weight))
         return out
     # d4: a runs to the middle.  A corner queen (a = 0) needs the row-1
     # column; ranked last, it would need a queen in every corner, which no
     # solution has (n > 1).
     out = []
     if order[-1] != 0:
-        out = [((0, b1), 1) for b1 in range(2, n)]
-    out += [((a,), 1) for a in range(1, (n - 1) // 2 + 1)]
+        out = [((0, b1), weight) for b1 in range(2, n)]
+    out += [((a,), weight) for a in range(1, (n - 1) // 2 + 1)]
     return out
-
-
-def min_depth(method, lexicographic=False):
-    """The smallest split depth a method can use (two rows for the
-    lexicographic ``d4``, whose corner units fix the row-1 queen)."""
-    return 2 if method == "d4" and lexicographic else 1
 
 
 def iter_units(n, method, depth, fixed=(), lexicographic=False, order=None):
@@ -323,13 +326,9 @@ def make_units(n, method, depth, fixed=()):
     ValueError
         For an unknown method, a depth out of range, or n out of range.
     """
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
-    if not 3 <= n <= MAX_N or (method == "d4" and n < 4):
-        raise ValueError(f"n = {n} is out of range for method {method}")
-    if not min_depth(method) <= depth <= n:
-        raise ValueError(f"split depth must be {min_depth(method)}..{n} for method "
-                         f"{method}, got {depth}")
+    check_method(method)
+    check_n(n, low=4 if method == "d4" else 3)
+    check_split_depth(depth, n, method, min_depth(method))
     units = [replace(unit, size=_size_estimate(spec.allowed))
              for unit, spec in iter_units(n, method, depth, fixed)]
     units.sort(key=lambda u: (-u.size, u.prefix))
@@ -414,3 +413,98 @@ def auto_depth(n, method, jobs):
 
 def _count_units(n, method, depth):
     return sum(1 for _ in iter_units(n, method, depth))
+
+
+# ---------------------------------------------------------------- the plan
+
+def choose_depth(n, method, jobs, split_depth=None):
+    """The split depth of a count: ``split_depth`` checked against the
+    method's range, or :func:`auto_depth` for ``jobs`` jobs if None."""
+    if split_depth is None:
+        return auto_depth(n, method, jobs)
+    return check_split_depth(split_depth, n, method, min_depth(method))
+
+
+def tiny_solutions(n, unique=False, fixed=()):
+    """All solutions of a board too small for work units (n <= 2; any n
+    works, slowly), by checking every permutation: a list of tuples in
+    lexicographic order, only the canonical forms if ``unique``."""
+    out = []
+    for perm in itertools.permutations(range(n)):
+        if all(abs(perm[i] - perm[j]) != i - j for i in range(n) for j in range(i)) \
+                and all(perm[r] == c for r, c in fixed):
+            if not unique or symmetry.canonical(perm) == perm:
+                out.append(perm)
+    return out
+
+
+#: Boards below this size have no work units: :func:`tiny_solutions` solves them.
+UNITS_FROM = 3
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a count is split: decided once, before any search.
+
+    Attributes
+    ----------
+    n : int
+        Board size.
+    method : str
+        The method used (see :func:`resolve_method`).
+    depth : int
+        Rows pre-placed per work unit (0 without units).
+    units : tuple of WorkUnit
+        Largest first; empty for n < :data:`UNITS_FROM` and for fixed queens
+        that attack each other.
+    jobs : int
+        Parallel jobs the run uses: the jobs planned
+        (:func:`parqueens.backends.plan_jobs`), but no more than the units.
+    tiny : tuple of tuple or None
+        The solutions, for n < :data:`UNITS_FROM` (solved directly).
+    conflict : str or None
+        Why the fixed queens admit no solution.
+    """
+
+    n: int
+    method: str
+    depth: int
+    units: tuple
+    jobs: int
+    tiny: tuple = None
+    conflict: str = None
+
+
+def plan_count(n, method, jobs, split_depth=None, fixed=()):
+    """The :class:`Plan` of a count.
+
+    ``n``, ``fixed``: checked; ``method``: resolved
+    (:func:`parqueens.checks.resolve_method`);
+    ``jobs``: as planned by :func:`parqueens.backends.plan_jobs`;
+    ``split_depth``: None for :func:`auto_depth`.  Raises ``ValueError`` for
+    a split depth out of range.
+    """
+    conflict = fixed_conflict(fixed)
+    if n < UNITS_FROM or conflict:
+        tiny = tuple(tiny_solutions(n, False, fixed)) if n < UNITS_FROM else ()
+        return Plan(n, "plain" if n < UNITS_FROM else method, 0, (), 1, tiny, conflict)
+    depth = choose_depth(n, method, jobs, split_depth)
+    units = tuple(make_units(n, method, depth, fixed))
+    return Plan(n, method, depth, units, max(1, min(jobs, len(units))))
+
+
+def kernel_args(n, specs):
+    """The arrays of :func:`parqueens.kernels._count_batch` for a list of
+    :class:`UnitSpec` of board size n: ``(allowed, leaf_mode, ties)``,
+    uint64 of shape ``(len(specs), n)``, int64 ``(len(specs),)`` and int64
+    ``(len(specs), 3)``.  A spec that is not ``ok`` gets an empty row 0,
+    which the kernel skips."""
+    allowed = np.zeros((len(specs), n), dtype=np.uint64)
+    leaf_mode = np.zeros(len(specs), dtype=np.int64)
+    ties = np.zeros((len(specs), 3), dtype=np.int64)
+    for i, spec in enumerate(specs):
+        if spec.ok:
+            allowed[i] = spec.allowed
+        leaf_mode[i] = spec.leaf_mode
+        ties[i] = spec.tie_row_a, spec.tie_row_b, spec.tie_cols
+    return allowed, leaf_mode, ties

@@ -53,7 +53,7 @@ def test_version(run_cli):
     (["count", ""], "non-negative integer"),
     (["count", "65"], "n <= 64"),
     (["count", "8", "--jobs", "0"], "must not be 0"),
-    (["count", "8", "--jobs", "x"], "--jobs must be an integer"),
+    (["count", "8", "--jobs", "x"], "jobs must be an integer"),
     (["count", "8", "--split-depth", "0"], "positive integer"),
     (["count", "8", "--split-depth", "9"], "split depth"),
     (["count", "8", "--method", "fast"], "invalid choice"),

@@ -1,9 +1,10 @@
 """Counts against OEIS, the brute-force oracle, and each other."""
 
+import joblib
 import pytest
 
 import parqueens
-from parqueens.checks import resolve_jobs
+from parqueens.backends import plan_jobs
 from parqueens.runner import run_count
 
 from naive import A000170, A002562, classes, solutions
@@ -59,10 +60,11 @@ def test_orbit_identity(n):
 def test_same_result_for_any_jobs_and_depth(method):
     n = 11
     results = set()
+    cores = joblib.cpu_count()
     for jobs in (1, 2, 4):
         for depth in (2, 3, 5):
             r = run_count(n, unique=True, method=method, jobs=jobs, split_depth=depth)
-            assert r.jobs == jobs and r.split_depth == depth
+            assert r.jobs == min(jobs, cores) and r.split_depth == depth
             results.add((r.total, r.fundamental, tuple(r.orbits.items())))
     assert results == {(2680, 341, ((8, 329), (4, 12), (2, 0), (1, 0)))}
 
@@ -81,11 +83,19 @@ def test_no_state_leaks_between_calls():
 
 
 def test_auto_depth_gives_many_units_per_job():
-    for jobs in (1, 2, 8):
+    import joblib
+    cores = joblib.cpu_count()
+    for jobs in (1, 2, 8, 1000):
         r = run_count(13, jobs=jobs)
-        assert r.units >= 64 * jobs
+        # the jobs that ran: no more than the cores; the split sized on them
+        assert r.jobs == min(jobs, cores)
+        assert r.units >= 64 * r.jobs
+    assert run_count(13, jobs=1000).units == run_count(13, jobs=cores).units
     # small boards run in-process by default
     assert run_count(10).jobs == 1
+    # no more jobs than work units
+    assert run_count(5, jobs=2, split_depth=1).jobs == 2
+    assert run_count(4, method="plain", jobs=2, split_depth=1).units == 4
 
 
 def test_nodes_full_tree_n8():
@@ -107,7 +117,7 @@ def test_invalid_arguments():
     with pytest.raises(ValueError, match="jobs must not be 0"):
         parqueens.count(8, jobs=0)
     with pytest.raises(ValueError, match="leaves no core"):
-        resolve_jobs(-1000)
+        plan_jobs(-1000)
     with pytest.raises(ValueError, match="unknown method"):
         parqueens.count(8, method="fast")
     with pytest.raises(ValueError, match="split depth"):
@@ -124,6 +134,11 @@ def test_invalid_arguments():
 
 def test_negative_jobs_like_joblib():
     import joblib
-    assert resolve_jobs(-1) == joblib.cpu_count()
-    assert resolve_jobs(None) == joblib.cpu_count()
-    assert resolve_jobs(3) == 3
+    cores = joblib.cpu_count()
+    assert plan_jobs(-1) == cores
+    assert plan_jobs(None) == cores
+    assert plan_jobs(None, n=14) == 1  # small boards: in this thread
+    assert plan_jobs(3) == min(3, cores)
+    assert plan_jobs(1) == 1
+    with pytest.raises(ValueError, match="between -4096 and 4096"):
+        plan_jobs(5000)

@@ -187,7 +187,8 @@ def test_checkpoint_depth_conflict_refused_before_any_row(run_cli, tmp_path):
     assert first.returncode == 0, first.stderr
     r = run_cli("table", "8-11", "--checkpoint", ck, "--split-depth", 3)
     assert r.returncode == 2 and r.stdout == ""
-    assert "leave out --split-depth" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "leave out the split depth (--split-depth)" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
     again = run_cli("table", "8-11", "--checkpoint", ck)
     assert again.returncode == 0 and "| 11 | 2680 |" in again.stdout
     # Sizes without work units record depth 0; the same command runs again.

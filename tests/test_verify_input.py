@@ -268,7 +268,7 @@ def test_stdin_board_one_based(piped):
     # board has no column numbers: --one-based is refused, as for `solutions`
     r = piped["board4_one_based"]
     assert_one_line_error(r)
-    assert "--one-based applies to perm and jsonl, not board" in r.stderr
+    assert "(--one-based) apply to perm and jsonl, not board" in r.stderr
 
 
 @pytest.mark.parametrize("name", ["text.npy", "trunc.npy", "object.npy", "zip.npy",
