@@ -10,8 +10,15 @@ standard library, so that usage errors answer before numba is loaded.
 import numbers
 import re
 
-from .names import (BACKEND_ALIASES, BACKENDS, FORMATS, MAX_N, METHODS, NUMBERED_FORMATS,
-                    TEXT_FORMATS)
+from .names import (
+    BACKEND_ALIASES,
+    BACKENDS,
+    FORMATS,
+    MAX_N,
+    METHODS,
+    NUMBERED_FORMATS,
+    TEXT_FORMATS,
+)
 
 #: The most jobs a run may ask for (far more than any machine's cores; the
 #: runs use no more than they can keep busy, see :mod:`parqueens.backends`).

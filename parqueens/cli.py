@@ -485,39 +485,21 @@ def _write_table(path, fmt, rows, unique, force):
         for r in rows:
             w.writerow(_table_fields(r, unique))
     elif fmt == "json":
-        json.dump([dict(zip(names, _table_fields(r, unique))) for r in rows], buf, indent=1)
+        json.dump([dict(zip(names, _table_fields(r, unique), strict=True)) for r in rows], buf,
+                  indent=1)
         buf.write("\n")
     else:
         buf.write(_table_header(unique) + "\n")
         for r in rows:
             buf.write(_table_row(r, unique) + "\n")
-    _atomic_write_text(path, buf.getvalue(), force)
+    from .formats import write_text_atomically
+    write_text_atomically(path, buf.getvalue(), force)
 
 
 def _check_out_path(path, force):
     """The output path, checked before any work (see formats.check_output_path)."""
     from .formats import check_output_path
     return check_output_path(path, force)
-
-
-def _atomic_write_text(path, text, force):
-    import tempfile
-
-    from .formats import temp_prefix
-    target = _check_out_path(path, force)
-    folder, name = os.path.split(target)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=temp_prefix(name), suffix=".part")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def cmd_status(args):
@@ -580,7 +562,7 @@ def _done_share(params, n, s):
         units = make_units(n, _stored_method(params, n), s["split_depth"], fixed)
     except (ValueError, TypeError):
         return s["units_done"] / max(1, s["units_total"])
-    shares = dict(zip((u.id for u in units), work_shares(units)))
+    shares = dict(zip((u.id for u in units), work_shares(units), strict=True))
     return float(sum(shares.get(uid, 0.0) for uid in s["units"]))
 
 

@@ -31,7 +31,9 @@ as a solution when ``n=0`` is given, or when n is not given and no line of
 the input has any content (see :func:`read_solutions`).
 """
 
+import contextlib
 import errno
+import functools
 import io
 import itertools
 import json
@@ -40,28 +42,122 @@ import os
 import struct
 import sys
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
-
-from .checks import check_int
 import psutil
 from numpy.lib import format as npformat
 
-#: Names of the formats.
-FORMATS = ("perm", "board", "matrix", "jsonl", "npy")
+from .checks import check_destination, check_format, check_int, check_one_based
+from .names import EXTENSIONS, FORMATS, TEXT_FORMATS  # noqa: F401  (public here too)
 
-#: The formats written as text (all but ``npy``).
-TEXT_FORMATS = ("perm", "board", "matrix", "jsonl")
+# ---------------------------------------------------------------- the formats
+# A format is named, with its extensions, in parqueens.names (which the
+# command line reads without importing numpy); what reading needs to know of
+# it is here, in one registry (_FORMATS).
+
+
+def _perm_columns(line, where):
+    """The numbers of a perm line: non-negative integers separated by whitespace."""
+    out = []
+    for tok in line.split():
+        if not tok.isascii() or not tok.isdigit():
+            raise ValueError(f"{where}: {tok!r} is not a non-negative integer")
+        out.append(int(tok))
+    return out
+
+
+def _jsonl_columns(line, where):
+    """The numbers of a jsonl line: a JSON array of integers."""
+    try:
+        cols = json.loads(line)
+    except ValueError as e:
+        raise ValueError(f"{where}: not valid JSON ({e})") from None
+    if not isinstance(cols, list) or any(
+            isinstance(c, bool) or not isinstance(c, int) for c in cols):
+        raise ValueError(f"{where}: expected a JSON array of integers")
+    return cols
+
+
+def _board_cells(line, where):
+    """The squares of a board line: its characters, each ``Q`` or ``.``."""
+    if not set(line) <= set("Q."):
+        raise ValueError(f"{where}: a board line must be made of 'Q' and '.'")
+    return line
+
+
+def _matrix_cells(line, where):
+    """The squares of a matrix line: its words, each ``0`` or ``1``."""
+    cells = line.split()
+    if not set(cells) <= {"0", "1"}:
+        raise ValueError(f"{where}: a matrix line must be 0s and 1s separated by spaces")
+    return cells
+
+
+def _looks_like_matrix(line, one_based):
+    tokens = line.split(" ")
+    # a perm line of n >= 3 columns holds a 2; n = 2 is ambiguous: perm
+    return (not one_based and set(tokens) <= {"0", "1"} and tokens.count("1") == 1
+            and len(tokens) != 2)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Format:
+    """A format.  ``sniff(line, one_based)``: whether ``line`` (str), the
+    first non-blank line of an input, stripped, is in this format; None: not
+    guessed from that line (npy has its magic bytes, perm is
+    :data:`_SNIFF_DEFAULT`)."""
+    sniff: Callable | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class _TextFormat(_Format):
+    """A text format.  ``empty_line``: whether a blank line can be the empty
+    solution (n = 0; see :func:`read_solutions`), else it is always skipped."""
+    empty_line: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class _LineFormat(_TextFormat):
+    """One solution per line.  ``parse(line, where)``: the columns as written
+    (list of int, 1-based with ``one_based``); ValueError naming ``where``
+    if malformed."""
+    parse: Callable
+
+
+@dataclass(frozen=True, kw_only=True)
+class _GridFormat(_TextFormat):
+    """One line per row, a blank line between solutions.
+    ``cells(line, where)``: the squares of a line (a sequence of str);
+    ValueError naming ``where`` for another symbol.  ``queen``: the square
+    that holds the queen."""
+    cells: Callable
+    queen: str
+
+
+_FORMATS = {
+    "perm": _LineFormat(parse=_perm_columns),
+    "board": _GridFormat(cells=_board_cells, queen="Q",
+                         sniff=lambda line, one_based: set(line) <= set("Q.")),
+    "matrix": _GridFormat(cells=_matrix_cells, queen="1", sniff=_looks_like_matrix),
+    # the empty solution is [], so an empty line is nothing
+    "jsonl": _LineFormat(parse=_jsonl_columns,
+                         sniff=lambda line, one_based: line.startswith("["),
+                         empty_line=False),
+    "npy": _Format(),
+}
+
+# guessed for a text input whose first non-blank line no sniff matches, or that has none
+_SNIFF_DEFAULT = "perm"
+
+# FORMATS, TEXT_FORMATS and EXTENSIONS (from parqueens.names) are public
+# here too; ``.txt`` is not an extension of a format: it is sniffed.
 
 #: Size in bytes of the ``.npy`` header written by :class:`SolutionWriter`:
 #: version 1.0, padded with spaces to hold any count (a multiple of 64, as
 #: numpy aligns the data).
 NPY_HEADER_SIZE = 128
-
-#: File name extensions recognised by :func:`read_solutions`.  ``.txt`` is
-#: sniffed from the content, which finds ``perm`` for perm files.
-EXTENSIONS = {".npy": "npy", ".jsonl": "jsonl", ".json": "jsonl", ".perm": "perm",
-              ".board": "board", ".matrix": "matrix"}
 
 # rows handled per numpy block in write_many: bounds the temporary memory
 _BLOCK_BYTES = 1 << 23
@@ -117,14 +213,6 @@ def _check_int(value, name, minimum=0):
     return value
 
 
-def _check_fmt(fmt, allowed=FORMATS):
-    if not isinstance(fmt, str):
-        raise TypeError(f"format must be a str, got {type(fmt).__name__}")
-    if fmt not in allowed:
-        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(allowed)}")
-    return fmt
-
-
 def _check_rows(array, n):
     """``array`` as an int64 array of shape ``(k, n)`` with entries in ``range(n)``."""
     a = np.asarray(array)
@@ -178,8 +266,8 @@ def npy_dtype(n):
 
 def _npy_header(dtype, count, n):
     """Version 1.0 header of exactly NPY_HEADER_SIZE bytes: magic, length, dict, padding."""
-    d = "{'descr': %r, 'fortran_order': False, 'shape': (%d, %d), }" % (
-        npformat.dtype_to_descr(dtype), count, n)
+    descr = npformat.dtype_to_descr(dtype)
+    d = f"{{'descr': {descr!r}, 'fortran_order': False, 'shape': ({count}, {n}), }}"
     body = d.encode("latin1")
     magic = npformat.magic(1, 0)
     dict_size = NPY_HEADER_SIZE - len(magic) - 2
@@ -219,7 +307,8 @@ def render(queens, fmt, one_based=False):
         If ``fmt`` is unknown or ``npy``, or ``queens`` is not 1-D with
         entries in ``range(n)``.
     """
-    _check_fmt(fmt, TEXT_FORMATS)
+    check_format(fmt, TEXT_FORMATS)
+    check_one_based(fmt, one_based)
     return _render_text(_check_row(queens).tolist(), fmt, one_based)
 
 
@@ -339,7 +428,7 @@ def estimate_size(fmt, n, count, *, one_based=False):
     TypeError, ValueError
         For a non-int or negative ``n`` or ``count``, or an unknown format.
     """
-    _check_fmt(fmt)
+    check_format(fmt)
     n = _check_int(n, "n")
     count = _check_int(count, "count")
     off = 1 if one_based else 0
@@ -431,26 +520,24 @@ class SolutionWriter:
     """
 
     def __init__(self, path, fmt, n, *, one_based=False, force=False, expected_count=None):
-        self.fmt = _check_fmt(fmt)
+        self.fmt = check_format(fmt)
         self.n = _check_int(n, "n")
-        self.one_based = bool(one_based)
+        self.one_based = check_one_based(fmt, one_based)
         self.force = bool(force)
         if expected_count is not None:
             expected_count = _check_int(expected_count, "expected_count")
-        if fmt == "npy" and self.one_based:
-            raise ValueError("one_based is not supported for npy (arrays are 0-based)")
+        to_stdout = path is None or (isinstance(path, str) and path == "-")
+        check_destination(fmt, not to_stdout)
         self.count = 0
         self._file = None
         self._tmp = None
         self._closed = False
         self._dtype = npy_dtype(self.n) if fmt == "npy" else None
-        if path is None or (isinstance(path, str) and path == "-"):
-            if fmt == "npy":
-                raise ValueError("npy output needs a file, not standard output")
+        if to_stdout:
             self.path = None
             return
         self.path = check_output_path(path, self.force)
-        folder, name = os.path.split(self.path)
+        folder = os.path.dirname(self.path)
         if expected_count is not None and not self.force:
             need = estimate_size(fmt, self.n, expected_count, one_based=self.one_based)
             free = psutil.disk_usage(folder).free
@@ -458,9 +545,7 @@ class SolutionWriter:
                 raise NotEnoughSpace(
                     errno.ENOSPC, f"not enough space for the output: need {need} bytes, "
                     f"{free} free (use --force to write anyway)", folder)
-        self._file = tempfile.NamedTemporaryFile(
-            mode="wb", dir=folder, prefix=temp_prefix(name), suffix=".part", delete=False,
-            buffering=1 << 20)
+        self._file = _open_temp(self.path)
         self._tmp = self._file.name
         if fmt == "npy":
             self._emit(_npy_header(self._dtype, 0, self.n))
@@ -599,14 +684,7 @@ class SolutionWriter:
                 self._file.seek(0)
                 self._file.write(_npy_header(self._dtype, self.count, self.n))
                 self._file.seek(0, os.SEEK_END)
-            self._file.flush()
-            os.fsync(self._file.fileno())
-            self._file.close()
-            os.chmod(self._tmp, 0o666 & ~_umask())
-            if not self.force and os.path.lexists(self.path):
-                raise FileExistsError(errno.EEXIST, "output file appeared while writing "
-                                      "(use --force to overwrite)", self.path)
-            os.replace(self._tmp, self.path)
+            _publish(self._file, self.path, self.force)
         except BaseException:
             self.abort()
             raise
@@ -629,6 +707,46 @@ class SolutionWriter:
                 pass
 
 
+def _open_temp(path):
+    """The temporary file ``.NAME.XXXXXXXX.part`` beside ``path`` (binary,
+    buffered) that :func:`_publish` renames to it."""
+    folder, name = os.path.split(path)
+    return tempfile.NamedTemporaryFile(mode="wb", dir=folder, prefix=temp_prefix(name),
+                                       suffix=".part", delete=False, buffering=1 << 20)
+
+
+def _publish(f, path, force):
+    """Close the temporary file ``f`` and rename it to ``path``, with the
+    usual permissions of a new file (``0o666`` less the umask).  Raises
+    ``FileExistsError`` if ``path`` appeared meanwhile and not ``force``;
+    the caller removes the temporary file on any error."""
+    f.flush()
+    os.fsync(f.fileno())
+    f.close()
+    os.chmod(f.name, 0o666 & ~_umask())
+    if not force and os.path.lexists(path):
+        raise FileExistsError(errno.EEXIST, "output file appeared while writing "
+                              "(use --force to overwrite)", path)
+    os.replace(f.name, path)
+
+
+def write_text_atomically(path, text, force=False):
+    """Write ``text`` (str) to ``path`` in UTF-8, atomically as
+    :class:`SolutionWriter` writes: complete or not at all, with the usual
+    permissions.  Raises as :func:`check_output_path` and the file system
+    do; the temporary file is removed first."""
+    target = check_output_path(path, force)
+    f = _open_temp(target)
+    try:
+        f.write(text.encode("utf-8"))
+        _publish(f, target, force)
+    except BaseException:
+        f.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(f.name)
+        raise
+
+
 # ---------------------------------------------------------------- reading
 
 #: The first bytes of every ``.npy`` file.
@@ -648,16 +766,127 @@ class SolutionReader:
         the end of a text input without any solution (e.g. an empty file).
     """
 
-    def __init__(self, fmt, n):
+    def __init__(self, fmt, n, rows=()):
         self.fmt = fmt
         self.n = n
-        self._rows = iter(())
+        self._rows = iter(rows)
 
     def __iter__(self):
         return self
 
     def __next__(self):
         return next(self._rows)
+
+
+class _TextReader(SolutionReader):
+    """The :class:`SolutionReader` of a text format; reads lines as solutions are asked for.
+
+    ``open_input()`` returns a context manager of the raw lines (bytes); it
+    is called when iteration starts, and left when the lines run out or the
+    reading fails.  ``n`` is the board size: as given, else set by the first
+    content line, or set to 0 at the end of an input of blank lines only.
+    """
+
+    def __init__(self, fmt, n, name, open_input, one_based):
+        super().__init__(fmt, n)
+        self._spec = _FORMATS[fmt]
+        self._name = name  # for the error messages
+        self._open_input = open_input
+        self._offset = 1 if one_based and isinstance(self._spec, _LineFormat) else 0
+        self._zero_given = n == 0  # then each blank line is an empty solution, as it comes
+        self._lineno = 0  # of the line being read, from 1
+        self._grid = []  # queen columns of the board/matrix solution being read
+        self._grid_start = None  # line number of its first line
+        self._blanks = 0  # blank lines before any content: empty solutions if none follows
+        self._rows = self._solutions()
+
+    def _solutions(self):
+        """Generator of the solutions, in input order."""
+        with self._open_input() as lines:
+            for raw in lines:
+                self._lineno += 1
+                solution = self._read_line(self._decode(raw))
+                if solution is not None:
+                    yield solution
+        if self._grid:
+            yield self._end_grid()
+        if self.n is None and self._blanks:
+            # only blank lines: the n = 0 output of SolutionWriter, one line per solution
+            self.n = 0
+            yield from [()] * self._blanks
+
+    def _where(self, lineno=None):
+        return f"{self._name}, line {lineno or self._lineno}"
+
+    def _decode(self, raw):
+        """The text of a raw line, without its line end (trailing ``\\r``/``\\n``)."""
+        try:
+            return raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            raise ValueError(f"{self._where()}: not UTF-8 text") from None
+
+    def _read_line(self, line):
+        """The solution that ``line`` completes, or None."""
+        if not line.strip():
+            return self._blank()
+        if isinstance(self._spec, _GridFormat):
+            return self._grid_line(line)
+        return self._numbers_line(line)
+
+    def _blank(self):
+        """The solution a blank line completes: the board/matrix being read, or an
+        empty one (n = 0 given); else None (counted while n is unknown)."""
+        if self._grid:
+            return self._end_grid()
+        if self._spec.empty_line:
+            if self._zero_given:
+                return ()
+            if self.n is None:
+                self._blanks += 1
+        return None
+
+    def _check_length(self, length):
+        """The first solution sets n; the others must have length n."""
+        if self.n is None:
+            self.n = length
+        if length != self.n:
+            raise ValueError(f"{self._where()}: expected {self.n} columns, got {length}")
+
+    def _numbers_line(self, line):
+        """The solution on a perm/jsonl line, 0-based."""
+        where, off = self._where(), self._offset
+        cols = self._spec.parse(line, where)
+        self._check_length(len(cols))
+        for c in cols:
+            if not off <= c < self.n + off:
+                raise ValueError(f"{where}: column {c} out of range {off}..{self.n - 1 + off}")
+        return tuple(c - off for c in cols) if off else tuple(cols)
+
+    def _grid_line(self, line):
+        """Add the queen of a board/matrix line to the solution being read; None."""
+        where, queen = self._where(), self._spec.queen
+        cells = self._spec.cells(line, where)
+        found = cells.count(queen)
+        if found != 1:
+            raise ValueError(f"{where}: expected exactly one {queen!r}, found {found}")
+        if not self._grid:
+            self._grid_start = self._lineno
+            self._check_length(len(cells))
+        elif len(cells) != self.n:
+            raise ValueError(f"{where}: line has {len(cells)} squares, expected {self.n}")
+        if len(self._grid) == self.n:
+            raise ValueError(f"{where}: solution has more rows than columns "
+                             "(missing blank line between solutions?)")
+        self._grid.append(cells.index(queen))
+        return None
+
+    def _end_grid(self):
+        """The board/matrix solution read so far, checked to have n rows."""
+        rows, self._grid = self._grid, []
+        if len(rows) != self.n:
+            raise ValueError(f"{self._where(self._grid_start)}: solution has {len(rows)} "
+                             f"rows but lines of {self.n} squares")
+        return tuple(rows)
 
 
 def _head(f):
@@ -675,18 +904,12 @@ def _sniff(head, one_based):
     if head and head[0].startswith(NPY_MAGIC):
         return "npy"
     if not head or not head[-1].strip():
-        return "perm"  # nothing but blank lines (or nothing): perm reads both
+        return _SNIFF_DEFAULT
     line = head[-1].strip().decode("utf-8", "replace")
-    if line.startswith("["):
-        return "jsonl"
-    if set(line) <= set("Q."):
-        return "board"
-    tokens = line.split(" ")
-    if (not one_based and set(tokens) <= {"0", "1"} and tokens.count("1") == 1
-            and len(tokens) != 2):
-        # a perm line of n >= 3 columns holds a 2; n = 2 is ambiguous: perm
-        return "matrix"
-    return "perm"
+    for name, spec in _FORMATS.items():
+        if spec.sniff is not None and spec.sniff(line, one_based):
+            return name
+    return _SNIFF_DEFAULT
 
 
 def read_solutions(path, fmt=None, n=None, *, one_based=False):
@@ -738,39 +961,44 @@ def read_solutions(path, fmt=None, n=None, *, one_based=False):
     if n is not None:
         n = _check_int(n, "n")
     if fmt is not None:
-        _check_fmt(fmt)
+        check_format(fmt)
     stdin = isinstance(path, str) and path == "-"
+    head = []  # stdin: the lines that sniffing consumed, read again first
     if stdin:
         name = "<stdin>"
-        # sniffing consumes the first lines of the stream: they are kept in head
-        head = _head(sys.stdin.buffer) if fmt is None else []
-        fmt = fmt or _sniff(head, one_based)
+        if fmt is None:
+            head = _head(sys.stdin.buffer)
+            fmt = _sniff(head, one_based)
     else:
         path = name = os.fspath(path)
         os.stat(path)  # FileNotFoundError now rather than at the first next()
-        if fmt is None:
-            fmt = EXTENSIONS.get(os.path.splitext(path)[1].lower())
+        fmt = fmt or EXTENSIONS.get(os.path.splitext(path)[1].lower())
         if fmt is None:
             with open(path, "rb") as f:
                 fmt = _sniff(_head(f), one_based)
-    if fmt == "npy" and one_based:
-        raise ValueError("one_based is not supported for npy (arrays are 0-based)")
-    reader = SolutionReader(fmt, n)
+    check_one_based(fmt, one_based)
     if fmt == "npy":
-        if stdin:
-            data = b"".join(head) + sys.stdin.buffer.read()
-            arr = _load_npy(io.BytesIO(data), name, len(data), None)
-        else:
-            with open(path, "rb") as f:
-                arr = _load_npy(f, name, os.fstat(f.fileno()).st_size, path)
-        if n is not None and arr.shape[1] != n:
-            raise ValueError(f"{name}: rows have length {arr.shape[1]}, expected n = {n}")
-        reader.n = arr.shape[1]
-        reader._rows = _npy_rows(arr, name)
+        return _npy_reader(None if stdin else path, name, head, n)
+    if stdin:
+        open_input = functools.partial(contextlib.nullcontext,
+                                       itertools.chain(head, sys.stdin.buffer))
     else:
-        lines = itertools.chain(head, sys.stdin.buffer) if stdin else None
-        reader._rows = _read_text(reader, path, name, lines, bool(one_based))
-    return reader
+        open_input = functools.partial(open, path, "rb")
+    return _TextReader(fmt, n, name, open_input, bool(one_based))
+
+
+def _npy_reader(path, name, head, n):
+    """The :class:`SolutionReader` of npy file ``path``, or of stdin if None
+    (after ``head``, its lines read by sniffing); the data is checked now."""
+    if path is None:
+        data = b"".join(head) + sys.stdin.buffer.read()
+        arr = _load_npy(io.BytesIO(data), name, len(data), None)
+    else:
+        with open(path, "rb") as f:
+            arr = _load_npy(f, name, os.fstat(f.fileno()).st_size, path)
+    if n is not None and arr.shape[1] != n:
+        raise ValueError(f"{name}: rows have length {arr.shape[1]}, expected n = {n}")
+    return SolutionReader("npy", arr.shape[1], _npy_rows(arr, name))
 
 
 def _load_npy(f, name, size, path):
@@ -828,121 +1056,3 @@ def _npy_rows(arr, name):
             raise ValueError(f"{name}, row {i + int(bad[0])}: column out of range "
                              f"0..{width - 1}")
         yield from map(tuple, block.tolist())
-
-
-def _parse_ints(text, where):
-    out = []
-    for tok in text.split():
-        if not tok.isascii() or not tok.isdigit():
-            raise ValueError(f"{where}: {tok!r} is not a non-negative integer")
-        out.append(int(tok))
-    return out
-
-
-def _read_text(reader, path, name, lines, one_based):
-    """Generator of the solutions of a text input; sets ``reader.n``.
-
-    ``lines`` is an iterable of raw lines (stdin), or None to open ``path``.
-    """
-    fmt = reader.fmt
-    off = 1 if one_based and fmt in ("perm", "jsonl") else 0
-    given_n = reader.n
-
-    def check_len(cols, where):
-        if reader.n is None:
-            reader.n = len(cols)
-        if len(cols) != reader.n:
-            raise ValueError(f"{where}: expected {reader.n} columns, got {len(cols)}")
-
-    def check_range(cols, where):
-        m = reader.n
-        for c in cols:
-            if not off <= c < m + off:
-                raise ValueError(f"{where}: column {c} out of range {off}..{m - 1 + off}")
-        return tuple(c - off for c in cols) if off else tuple(cols)
-
-    def decoded():
-        f = open(path, "rb") if lines is None else lines
-        try:
-            for lineno, raw in enumerate(f, 1):
-                try:
-                    yield lineno, raw.decode("utf-8").rstrip("\r\n")
-                except UnicodeDecodeError:
-                    raise ValueError(f"{name}, line {lineno}: not UTF-8 text") from None
-        finally:
-            if lines is None:
-                f.close()
-
-    def numbers(line, where):
-        if fmt == "perm":
-            return _parse_ints(line, where)
-        try:
-            cols = json.loads(line)
-        except ValueError as e:
-            raise ValueError(f"{where}: not valid JSON ({e})") from None
-        if not isinstance(cols, list) or any(
-                isinstance(c, bool) or not isinstance(c, int) for c in cols):
-            raise ValueError(f"{where}: expected a JSON array of integers")
-        return cols
-
-    def grid_line(line, where):
-        """The queen's column in a board/matrix line, and the line's width."""
-        if fmt == "board":
-            if not set(line) <= set("Q."):
-                raise ValueError(f"{where}: a board line must be made of 'Q' and '.'")
-            cells, queen = line, "Q"
-        else:
-            cells = line.split()
-            if not set(cells) <= {"0", "1"}:
-                raise ValueError(f"{where}: a matrix line must be 0s and 1s "
-                                 "separated by spaces")
-            queen = "1"
-        found = cells.count(queen)
-        if found != 1:
-            raise ValueError(f"{where}: expected exactly one {queen!r}, found {found}")
-        return cells.index(queen), cells
-
-    def end_grid(rows, width, start):
-        if len(rows) != width:
-            raise ValueError(f"{name}, line {start}: solution has {len(rows)} "
-                             f"rows but lines of {width} squares")
-        return tuple(rows)
-
-    def solutions():
-        blanks = 0  # blank lines before any content: empty solutions if nothing follows
-        rows, width, start = [], None, None  # the board/matrix solution being read
-        for lineno, line in decoded():
-            where = f"{name}, line {lineno}"
-            if not line.strip():
-                if rows:
-                    yield end_grid(rows, width, start)
-                    rows = []
-                elif fmt != "jsonl" and given_n == 0:
-                    yield ()
-                elif fmt != "jsonl" and reader.n is None:
-                    blanks += 1
-                continue
-            if fmt in ("perm", "jsonl"):
-                cols = numbers(line, where)
-                check_len(cols, where)
-                yield check_range(cols, where)
-                continue
-            col, cells = grid_line(line, where)
-            if not rows:
-                start = lineno
-                check_len(cells, where)
-                width = len(cells)
-            elif len(cells) != width:
-                raise ValueError(f"{where}: line has {len(cells)} squares, expected {width}")
-            if len(rows) == width:
-                raise ValueError(f"{where}: solution has more rows than columns "
-                                 "(missing blank line between solutions?)")
-            rows.append(col)
-        if rows:
-            yield end_grid(rows, width, start)
-        if reader.n is None and blanks:
-            # only blank lines: the n = 0 output of SolutionWriter, one line per solution
-            reader.n = 0
-            yield from [()] * blanks
-
-    return solutions()

@@ -20,8 +20,14 @@ import warnings
 import numpy as np
 
 from .backends import call_interruptibly, parallel, plan_jobs, start_workers
-from .checks import (check_fixed, check_n, check_positive, check_split_depth,
-                     check_unique_fixed, fixed_conflict)
+from .checks import (
+    check_fixed,
+    check_n,
+    check_positive,
+    check_split_depth,
+    check_unique_fixed,
+    fixed_conflict,
+)
 from .kernels import _list_solutions, _record
 from .units import UNITS_FROM, iter_units, min_depth, tiny_solutions, unit_masks
 
@@ -123,6 +129,7 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
                    for chunk in chunks)
     else:
         import joblib
+
         from .runner import warm_up
         call_interruptibly(warm_up)
         results = start_workers(parallel("loky", jobs, ordered=True), (joblib.delayed(

@@ -20,8 +20,15 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from . import symmetry
-from .backends import (RunInterrupted, Terminated, call_interruptibly, parallel, plan_jobs,
-                       start_workers, worker_failure)
+from .backends import (
+    RunInterrupted,
+    Terminated,
+    call_interruptibly,
+    parallel,
+    plan_jobs,
+    start_workers,
+    worker_failure,
+)
 from .checks import check_backend, check_count
 from .kernels import _count_batch, _knuth_estimate
 from .names import METHODS, ORBIT_SIZES
@@ -126,7 +133,7 @@ def run_chunk(units, unique, nodes=False):
     if counted is None:
         counted = np.zeros(len(units), np.uint64)
     return [UnitResult(int(s), tuple(int(x) for x in b), int(k))
-            for s, b, k in zip(solutions, by_stab, counted)]
+            for s, b, k in zip(solutions, by_stab, counted, strict=True)]
 
 
 def search_specs(n, specs, nodes=False):
@@ -168,7 +175,8 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False):
     if jobs == 1 and backend != "dask":
         # Smaller chunks in-process: Ctrl-C is answered between kernel calls.
         for chunk in _chunks(units, 4):
-            yield list(zip(chunk, call_interruptibly(run_chunk, chunk, unique, nodes)))
+            results = call_interruptibly(run_chunk, chunk, unique, nodes)
+            yield list(zip(chunk, results, strict=True))
         return
     import joblib
     chunks = list(_chunks(units, jobs))
@@ -178,7 +186,7 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False):
     try:
         for i, results in start_workers(parallel(backend, jobs), calls):
             pending.discard(i)
-            yield list(zip(chunks[i], results))
+            yield list(zip(chunks[i], results, strict=True))
     except Exception as exc:
         died = worker_failure(exc, [u.id for i in sorted(pending) for u in chunks[i]])
         if died is None:
@@ -220,7 +228,7 @@ class Tally:
     @property
     def orbits(self):
         """``{orbit size: classes}`` (see :data:`parqueens.names.ORBIT_SIZES`)."""
-        return dict(zip(ORBIT_SIZES, self.classes))
+        return dict(zip(ORBIT_SIZES, self.classes, strict=True))
 
     @property
     def fundamental(self):
@@ -375,7 +383,7 @@ def _dispatch(plan, todo, tally, *, unique, backend, nodes, checkpoint, progress
     ``tally`` and to ``checkpoint``, with a progress bar if ``progress``."""
     units = plan.units
     finished = len(units) - len(todo)
-    share = dict(zip((u.id for u in units), work_shares(units))) if progress else {}
+    share = dict(zip((u.id for u in units), work_shares(units), strict=True)) if progress else {}
     left = {u.id for u in todo}
     bar = _progress_bar(progress, f"n={plan.n}", len(units), finished,
                         min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id not in left)))

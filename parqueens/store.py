@@ -27,7 +27,8 @@ import shutil
 import sqlite3
 import time
 
-from .names import ORBIT_SIZES, VERSION as __version__
+from .names import ORBIT_SIZES
+from .names import VERSION as __version__
 
 FORMAT = "parqueens-checkpoint-1"
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from . import symmetry
-from .checks import (check_method, check_n, check_split_depth, fixed_conflict, min_depth)
+from .checks import check_method, check_n, check_split_depth, fixed_conflict, min_depth
 from .kernels import LEAF_CANONICAL, LEAF_COUNT, LEAF_D4, _full_mask, _place_queens
 
 #: The weight of a unit's solutions, by method: each ``mirror`` solution

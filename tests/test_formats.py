@@ -72,7 +72,23 @@ def test_round_trip(tmp_path, fmt):
     assert _leftovers(tmp_path) == [path.name]
 
 
-@pytest.mark.parametrize("fmt", ["perm", "jsonl", "board", "matrix"])
+def test_one_based_refused_without_numbers(tmp_path):
+    # board, matrix and npy have no numbers to count from 1: refused
+    # everywhere, as on the command line
+    for fmt in ("board", "matrix", "npy"):
+        with pytest.raises(ValueError, match="apply to perm and jsonl, not " + fmt):
+            SolutionWriter(tmp_path / f"x.{fmt}", fmt, 6, one_based=True)
+        if fmt != "npy":
+            with pytest.raises(ValueError, match="apply to perm and jsonl"):
+                render([1, 3, 0, 2], fmt, one_based=True)
+        path = tmp_path / f"y.{fmt}"
+        _write(path, fmt, SOLS6)
+        with pytest.raises(ValueError, match="apply to perm and jsonl"):
+            read_solutions(path, one_based=True)
+    assert list(_leftovers(tmp_path)) == sorted(f"y.{f}" for f in ("board", "matrix", "npy"))
+
+
+@pytest.mark.parametrize("fmt", ["perm", "jsonl"])
 def test_round_trip_one_based(tmp_path, fmt):
     path = tmp_path / f"sols.{fmt}"
     _write(path, fmt, SOLS6, one_based=True)
@@ -106,7 +122,7 @@ def test_write_many_equals_write(tmp_path, fmt):
         sols = np.array([rng.permutation(n) for _ in range(7)])
         one = tmp_path / f"one{n}"
         many = tmp_path / f"many{n}"
-        kw = {} if fmt == "npy" else {"one_based": n % 2 == 1}
+        kw = {"one_based": n % 2 == 1} if fmt in ("perm", "jsonl") else {}
         _write(one, fmt, sols, n=n, **kw)
         with SolutionWriter(many, fmt, n, **kw) as w:
             w.write(sols[0])
@@ -210,7 +226,7 @@ def test_bad_arguments(tmp_path):
         SolutionWriter(p, "perm", True)
     with pytest.raises(ValueError):
         SolutionWriter(p, "perm", -1)
-    with pytest.raises(ValueError, match="one_based"):
+    with pytest.raises(ValueError, match="one-based"):
         SolutionWriter(p, "npy", 6, one_based=True)
     with pytest.raises(ValueError):
         SolutionWriter(p, "perm", 6, expected_count=-1)

@@ -1,0 +1,152 @@
+"""One decision, one place: the library and the command line share each rule
+(validation, jobs, run identity, formats), and the command line answers
+usage errors without loading the search machinery."""
+
+import json
+import subprocess
+import sys
+
+import joblib
+import pytest
+
+from parqueens import checks, cli, names
+from parqueens.backends import plan_jobs
+from parqueens.runner import Tally, UnitResult, run_count, run_identity
+from parqueens.store import CheckpointError, RunStore
+
+from cli_helpers import cli_env
+
+from naive import A000170, A002562
+
+
+def test_library_refuses_a_checkpoint_of_another_run(tmp_path, capsys):
+    # The same store, first a mirror count, then a unique one: refused by the
+    # store itself, with the message the command line gives.
+    path = tmp_path / "c.db"
+    with RunStore(path, {"mine": 1}) as store:
+        assert run_count(10, method="mirror", checkpoint=store).total == A000170[10]
+    with RunStore(path, {"mine": 1}) as store:
+        with pytest.raises(CheckpointError, match=r"belongs to another run \(unique: False "
+                                                  r"there, True now\)"):
+            run_count(10, method="mirror", unique=True, checkpoint=store)
+        # naming the default is the same run; the same run resumes everything
+        again = run_count(10, method="mirror", checkpoint=store)
+        assert again.resumed == again.units and again.total == A000170[10]
+    cli_path = tmp_path / "cli.db"
+    assert cli.main(["count", "10", "--method", "mirror", "--checkpoint", str(cli_path)]) == 0
+    assert cli.main(["count", "10", "--method", "mirror", "--unique",
+                     "--checkpoint", str(cli_path)]) == 2
+    err = capsys.readouterr().err
+    assert "belongs to another run (" in err and "unique: False there, True now" in err
+    # the library, on the command line's file
+    with RunStore(cli_path, None) as store:
+        params = store.params
+    with RunStore(cli_path, params) as store:
+        with pytest.raises(CheckpointError, match="unique: False there, True now"):
+            run_count(10, method="mirror", unique=True, checkpoint=store)
+        with pytest.raises(CheckpointError, match="method: 'mirror' there, 'd4' now"):
+            run_count(10, checkpoint=store)
+
+
+def test_run_identity_names_the_default():
+    assert run_identity(None, False, ()) == run_identity("d4", False, ())
+    assert run_identity(None, False, [(1, 2), (0, 0)]) == {
+        "method": "plain", "unique": False, "fixed": [[0, 0], [1, 2]]}
+
+
+def test_jobs_decided_once_and_reported_as_run(capsys):
+    cores = joblib.cpu_count()
+    r = run_count(12, jobs=1000)
+    assert r.jobs == min(1000, cores) == plan_jobs(1000)
+    # the split is sized on the jobs that run, not on the request
+    assert r.units == run_count(12, jobs=cores).units
+    assert cli.main(["count", "12", "--jobs", "1000", "--json"]) == 0
+    out, err = capsys.readouterr()
+    d = json.loads(out)
+    assert d["jobs"] == cores and d["total"] == A000170[12] and d["units"] == r.units
+    assert f"--jobs 1000: this machine has {cores} core" in err
+    # no more jobs than units
+    assert run_count(4, method="plain", jobs=2, split_depth=1).jobs == min(2, cores)
+    assert run_count(2, jobs=2).jobs == 1  # no units: nothing runs in parallel
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["count", "8", "--split-depth", "9"], "split depth must be 1..8 for n = 8 and method d4"),
+    (["table", "8-9", "--split-depth", "9"], "split depth must be 1..8 for n = 8 and method d4"),
+    (["count", "8", "--fixed", "0:0", "--unique"], "cannot be combined with fixed queens"),
+    (["solutions", "8", "--fixed", "0:0", "--unique"], "cannot be combined with fixed queens"),
+    (["count", "8", "--fixed", "0:0", "--method", "mirror"], "method mirror cannot be used"),
+    (["solutions", "5", "--format", "board", "--one-based"], "apply to perm and jsonl, not board"),
+    (["first", "5", "--format", "matrix", "--one-based"], "apply to perm and jsonl, not matrix"),
+    (["solutions", "5", "--format", "npy"], "npy output needs a file"),
+])
+def test_cli_and_library_share_each_check(argv, message, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_library_gives_the_same_messages():
+    with pytest.raises(ValueError, match="split depth must be 1..8 for n = 8 and method d4"):
+        run_count(8, split_depth=9)
+    with pytest.raises(ValueError, match="cannot be combined with fixed queens"):
+        run_count(8, unique=True, fixed=[(0, 0)])
+    from parqueens.formats import SolutionWriter, render
+    with pytest.raises(ValueError, match="apply to perm and jsonl, not board"):
+        render([1, 3, 0, 2], "board", one_based=True)
+    with pytest.raises(ValueError, match="apply to perm and jsonl, not matrix"):
+        SolutionWriter(None, "matrix", 4, one_based=True)
+    with pytest.raises(ValueError, match="npy output needs a file"):
+        SolutionWriter(None, "npy", 4)
+    with pytest.raises(ValueError, match="jobs must not be 0"):
+        run_count(8, jobs=0)
+    with pytest.raises(ValueError, match="unknown backend"):
+        run_count(8, backend="fork")
+
+
+def test_tally_is_the_runs_arithmetic():
+    # d4 weighs each class by its orbit; mirror doubles; status and resume use it
+    t = Tally("d4")
+    t.add(UnitResult(5, (3, 1, 0, 0), 7))
+    assert (t.total, t.fundamental, t.orbits) == (28, 4, {8: 3, 4: 1, 2: 0, 1: 0})
+    m = Tally("mirror")
+    m.add(UnitResult(5, (0, 0, 0, 0), 0))
+    assert m.total == 10 and not m.counted
+    r = run_count(11, unique=True)
+    assert (r.total, r.fundamental) == (A000170[11], A002562[11])
+    assert sum(size * c for size, c in r.orbits.items()) == r.total
+    assert tuple(r.orbits) == names.ORBIT_SIZES
+
+
+def test_usage_errors_and_help_load_no_search_machinery():
+    # A real process: what a fresh interpreter imports is the point.
+    code = (
+        "import sys\n"
+        "from parqueens import cli\n"
+        "codes = []\n"
+        "for argv in (['--help'], ['--version'], ['count', 'x'], ['count', '65'],\n"
+        "             ['count', '8', '--jobs', '0'], ['count', '8', '--method', 'x'],\n"
+        "             ['count', '8', '--split-depth', '20'], ['table', '5-3'],\n"
+        "             ['count', '8', '--fixed', '0:0', '--unique'],\n"
+        "             ['solutions', '8', '--format', 'npy'], ['first', '8', '--fixed', '9:9'],\n"
+        "             ['count', '8', '--scheduler', 'tcp://x:1'], ['table', '4', '--out', 'x.txt']):\n"
+        "    try:\n"
+        "        codes.append(cli.main(argv))\n"
+        "    except SystemExit as exc:\n"
+        "        codes.append(exc.code)\n"
+        "print(codes, sorted(m for m in ('numba', 'numpy', 'joblib', 'psutil', 'tqdm')\n"
+        "                    if m in sys.modules), file=sys.stderr)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=cli_env(), timeout=60)
+    last = r.stderr.strip().splitlines()[-1]
+    assert last == "[0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2] []", r.stderr
+
+
+def test_names_are_the_ones_used():
+    from parqueens import formats, units
+    assert formats.FORMATS == names.FORMATS and formats.EXTENSIONS == names.EXTENSIONS
+    assert set(units.WEIGHTS) == set(names.METHODS)
+    assert checks.check_backend(None) == "loky" and checks.check_backend("threading") == "threads"
+    import parqueens
+    assert parqueens.__version__ == names.VERSION
+    assert "importlib" not in dir(parqueens)
