@@ -89,8 +89,8 @@ def _add_jobs(p):
     p.add_argument("-j", "--jobs", type=job_count, default=None, metavar="J",
                    help="parallel jobs: threads when counting, worker processes with "
                         "--backend loky and when listing (default: all cores, as "
-                        "joblib.cpu_count(); 1: run in this process; -1: all cores, "
-                        "-2: all but one)")
+                        "joblib.cpu_count(), but 1 for n <= 14; 1: run in this process; "
+                        "-1: all cores, -2: all but one; no more run than the cores)")
 
 
 def _add_run_options(p, *, fixed=True):

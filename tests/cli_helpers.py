@@ -1,6 +1,9 @@
-"""Helpers for the tests that run ``python -m parqueens`` in subprocesses."""
+"""Helpers for the command-line tests.  Most run in-process (fixture ``cli``
+in conftest.py); these run ``python -m parqueens`` in a subprocess, for what
+only a real process shows: signals, pipes, closed streams, its exit."""
 
 import os
+import shlex
 import subprocess
 import sys
 
@@ -12,20 +15,22 @@ def cli_env():
     return env
 
 
+def run_process(*args, redirect=None, cwd=None, timeout=120):
+    """Run ``python -m parqueens ARGS`` to the end; returns CompletedProcess
+    (text).  ``redirect`` (e.g. ``">&-"``) runs it through the shell with that
+    redirection."""
+    cmd = [sys.executable, "-m", "parqueens", *map(str, args)]
+    if redirect:
+        cmd = f"{shlex.join(cmd)} {redirect}"
+    return subprocess.run(cmd, shell=bool(redirect), capture_output=True, text=True,
+                          cwd=cwd, env=cli_env(), timeout=timeout)
+
+
 def popen_cli(args, cwd=None, new_session=False):
     """Start ``python -m parqueens ARGS``; stdout and stderr piped as text."""
     return subprocess.Popen([sys.executable, "-m", "parqueens", *map(str, args)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=cwd, env=cli_env(), start_new_session=new_session)
-
-
-def collect(procs, timeout=120):
-    """Wait for ``{key: Popen}``; returns ``{key: CompletedProcess}``."""
-    out = {}
-    for key, p in procs.items():
-        stdout, stderr = p.communicate(timeout=timeout)
-        out[key] = subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)
-    return out
 
 
 def assert_one_line_error(r, code=2):

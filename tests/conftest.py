@@ -1,16 +1,82 @@
+import os
+import signal
 import subprocess
 import sys
+import threading
+import warnings
 
 import pytest
+from hypothesis import settings
 
-from cli_helpers import cli_env
+# The first example of a property test may compile or load numba kernels
+# (seconds): a per-example deadline would make a test fail when it runs
+# alone.  Tests that need more examples say so.
+settings.register_profile("parqueens", deadline=None, max_examples=50)
+settings.load_profile("parqueens")
+
+# A test run started in the background (`cmd &` in a script, nohup) inherits
+# SIGINT ignored, and so would the commands that the tests interrupt with it:
+# give it the usual handler, which the subprocesses then reset to the default.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-@pytest.fixture(scope="session")
-def run_cli():
-    """Run ``python -m parqueens ARGS`` in a subprocess; returns CompletedProcess."""
-    def run(*args, input=None, timeout=300, cwd=None):
-        return subprocess.run([sys.executable, "-m", "parqueens", *map(str, args)],
-                              capture_output=True, text=True, input=input,
-                              timeout=timeout, cwd=cwd, env=cli_env())
+def _stdin(data):
+    """A stdin for the command: /dev/null, or a real pipe fed with ``data``
+    (not seekable, as when the shell pipes into the command)."""
+    if data is None:
+        return open(os.devnull)
+    r, w = os.pipe()
+
+    def feed():
+        try:
+            with open(w, "wb") as f:
+                f.write(data)
+        except BrokenPipeError:  # the command stopped reading
+            pass
+
+    threading.Thread(target=feed, daemon=True).start()
+    return open(r)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
+@pytest.fixture
+def cli(capfd, monkeypatch):
+    """Run ``parqueens ARGS`` in this process through ``cli.main`` (no
+    interpreter start-up, which costs more than most commands); returns a
+    CompletedProcess: the exit code, and what reached stdout and stderr,
+    file descriptors included.  Warnings are printed to stderr as a process
+    would print them with Python's default filters, rather than collected by
+    pytest, so that "nothing on stderr" keeps its meaning."""
+    from parqueens.cli import main
+
+    def run(*args, input=None, cwd=None):
+        argv = [str(a) for a in args]
+        with monkeypatch.context() as m:
+            if cwd is not None:
+                m.chdir(cwd)
+            m.setattr(sys, "argv", ["parqueens", *argv])  # named by the interrupt message
+            stdin = _stdin(input)
+            m.setattr(sys, "stdin", stdin)
+            capfd.readouterr()
+            try:
+                with warnings.catch_warnings():
+                    warnings.resetwarnings()
+                    warnings.simplefilter("default")
+                    for category in (DeprecationWarning, PendingDeprecationWarning,
+                                     ImportWarning, ResourceWarning):
+                        warnings.simplefilter("ignore", category)
+                    warnings.showwarning = _show_warning
+                    try:
+                        code = main(argv)
+                    except SystemExit as exc:  # --help and --version leave through argparse
+                        code = 0 if exc.code is None else exc.code
+            finally:
+                stdin.close()
+            out, err = capfd.readouterr()
+        return subprocess.CompletedProcess(["parqueens", *argv], code, out, err)
+
     return run

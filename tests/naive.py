@@ -5,6 +5,8 @@ The published counts are copied here with their source, so that the tests
 never depend on anything outside the repository.
 """
 
+import functools
+import types
 from itertools import permutations
 
 #: OEIS A000170, number of solutions, n = 0..18 (n = 0: one empty placement).
@@ -17,16 +19,22 @@ A002562 = [1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053,
            1846955, 11977939, 83263591]
 
 
-def is_solution(queens):
+def _no_shared_diagonal(queens):
+    """No two queens (column queens[r] in row r) on one diagonal."""
     n = len(queens)
-    if sorted(queens) != list(range(n)):
-        return False
     return all(abs(queens[i] - queens[j]) != i - j for i in range(n) for j in range(i))
 
 
+def is_solution(queens):
+    return sorted(queens) == list(range(len(queens))) and _no_shared_diagonal(queens)
+
+
+@functools.cache  # n = 10 takes seconds: once per session
 def solutions(n):
-    """All solutions, in lexicographic order, by checking every permutation."""
-    return [p for p in permutations(range(n)) if is_solution(p)]
+    """All solutions, in lexicographic order, by checking every permutation
+    (a tuple: shared by every caller)."""
+    # A permutation has one queen per row and column: only diagonals to check.
+    return tuple(p for p in permutations(range(n)) if _no_shared_diagonal(p))
 
 
 def _squares(queens):
@@ -55,10 +63,12 @@ def images(queens):
     return out
 
 
+@functools.cache
 def classes(n):
-    """Symmetry classes of the solutions: {canonical form: orbit size}."""
+    """Symmetry classes of the solutions: {canonical form: orbit size}
+    (read-only: shared by every caller)."""
     out = {}
     for p in solutions(n):
         imgs = set(images(p))
         out[min(imgs)] = len(imgs)
-    return out
+    return types.MappingProxyType(out)

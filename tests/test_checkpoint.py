@@ -1,6 +1,9 @@
 """Checkpoints (parqueens.store.RunStore): resume in the library and on the
 command line, after SIGKILL, SIGINT and SIGTERM; refusal of foreign or
-damaged files (left byte for byte unchanged); `parqueens status`."""
+damaged files (left byte for byte unchanged); `parqueens status`.
+
+The runs that are killed or interrupted are subprocesses; the other commands
+run in-process through ``cli.main`` (fixture ``cli``)."""
 
 import hashlib
 import os
@@ -8,25 +11,18 @@ import re
 import shutil
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 
 import pytest
 
+from parqueens.cli import main
 from parqueens.runner import run_count
 from parqueens.store import RunStore
 
-from cli_helpers import assert_one_line_error as _assert_one_line_error  # noqa: E402
-from cli_helpers import cli_env as _env  # noqa: E402
-from cli_helpers import collect as _collect  # noqa: E402
-from cli_helpers import popen_cli as _popen  # noqa: E402
+from cli_helpers import assert_one_line_error, popen_cli
 from naive import A000170, A002562
 
 # ------------------------------------------------------------------ helpers
-
-
-
 
 
 def _stored_units(path):
@@ -57,11 +53,10 @@ def _wait_for_units(proc, path, at_least, deadline=25):
     pytest.fail(f"no {at_least} units stored in {path} within {deadline} s")
 
 
-def _rerun_resumes(args, seen):
+def _rerun_resumes(cli, args, seen):
     """Run ``count 16 ...`` to the end: the right total, and at least ``seen``
     but not all units taken from the checkpoint."""
-    r = subprocess.run([sys.executable, "-m", "parqueens", *map(str, args)],
-                       capture_output=True, text=True, env=_env(), timeout=120)
+    r = cli(*args)
     assert r.returncode == 0, r.stderr
     assert r.stdout == f"{A000170[16]}\n"
     m = _RESUMED.search(r.stderr)
@@ -79,7 +74,6 @@ def _kill_group(proc, sig=signal.SIGKILL):
 def _sha256(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
-
 
 
 _RESUMED = re.compile(r"resumed (\d+) of (\d+) units")
@@ -162,12 +156,12 @@ def test_library_refuses_other_params(tmp_path):
 # ------------------------------------------------------------------ SIGKILL
 
 
-def test_cli_resume_after_sigkill(tmp_path):
+def test_cli_resume_after_sigkill(cli, tmp_path):
     path = tmp_path / "k.sqlite"
     # count 17 takes 8-15 s on two busy cores; 16 keeps the test short while
     # still leaving about a second between the first stored chunk and the end.
     args = ["count", 16, "--jobs", 2, "--checkpoint", path, "--quiet"]
-    p = _popen(args, new_session=True)
+    p = popen_cli(args, new_session=True)
     try:
         seen = _wait_for_units(p, path, 1)
     finally:
@@ -176,7 +170,7 @@ def test_cli_resume_after_sigkill(tmp_path):
     assert p.returncode == -signal.SIGKILL
     assert _stored_units(path) >= seen
     # Same command again (without --quiet, which also silences the note).
-    _rerun_resumes(args[:-1], seen)
+    _rerun_resumes(cli, args[:-1], seen)
 
 
 # ------------------------------------------------------------------ SIGINT / SIGTERM
@@ -185,10 +179,10 @@ def test_cli_resume_after_sigkill(tmp_path):
 @pytest.mark.parametrize("sig,code,word", [(signal.SIGINT, 130, "interrupted"),
                                            (signal.SIGTERM, 143, "terminated")],
                          ids=["SIGINT", "SIGTERM"])
-def test_cli_signal_keeps_checkpoint(tmp_path, sig, code, word):
+def test_cli_signal_keeps_checkpoint(cli, tmp_path, sig, code, word):
     path = tmp_path / "s.sqlite"
     args = ["count", 16, "--jobs", 2, "--checkpoint", path, "--quiet"]
-    p = _popen(args, new_session=True)
+    p = popen_cli(args, new_session=True)
     try:
         seen = _wait_for_units(p, path, 1)
         if sig == signal.SIGINT:
@@ -208,7 +202,7 @@ def test_cli_signal_keeps_checkpoint(tmp_path, sig, code, word):
     assert str(path) in err
     assert "resume" in err and "again" in err
     # Resume with the same command.
-    _rerun_resumes(args[:-1], seen)
+    _rerun_resumes(cli, args[:-1], seen)
 
 
 def _children(pid):
@@ -221,7 +215,7 @@ def _children(pid):
 
 @pytest.mark.parametrize("backend", ["threads", "loky"])
 def test_cli_sigint_without_checkpoint(tmp_path, backend):
-    p = _popen(["count", 17, "--jobs", 2, "--quiet", "--backend", backend], new_session=True)
+    p = popen_cli(["count", 17, "--jobs", 2, "--quiet", "--backend", backend], new_session=True)
     try:
         # Wait until the run is under way (worker processes started), not still
         # importing; then interrupt the main process (`kill -INT PID`).
@@ -258,14 +252,9 @@ def test_cli_sigint_without_checkpoint(tmp_path, backend):
 def real_checkpoints(tmp_path_factory):
     """Finished checkpoints of `count 12`, `table 8-9`, `count 13`, `table 1-5`."""
     d = tmp_path_factory.mktemp("real_cp")
-    runs = _collect({
-        "count12": _popen(["count", 12, "--checkpoint", d / "count12.sqlite", "--quiet"]),
-        "table": _popen(["table", "8-9", "--checkpoint", d / "table.sqlite", "--quiet"]),
-        "count13": _popen(["count", 13, "--checkpoint", d / "count13.sqlite", "--quiet"]),
-        "tiny": _popen(["table", "1-5", "--checkpoint", d / "tiny.sqlite", "--quiet"]),
-    })
-    for key, r in runs.items():
-        assert r.returncode == 0, (key, r.stderr)
+    for name, args in [("count12", ["count", "12"]), ("table", ["table", "8-9"]),
+                       ("count13", ["count", "13"]), ("tiny", ["table", "1-5"])]:
+        assert main([*args, "--checkpoint", str(d / f"{name}.sqlite"), "--quiet"]) == 0, name
     return d
 
 
@@ -314,27 +303,12 @@ REFUSALS = ["count13", "mirror", "unique", "table-by-count", "text", "truncated"
             "unrelated-sqlite", "version", "folder"]
 
 
-@pytest.fixture(scope="module")
-def refusal_runs(real_checkpoints, tmp_path_factory):
-    procs, files = {}, {}
-    for case in REFUSALS:
-        d = tmp_path_factory.mktemp(f"refuse_{case}")
-        path, args = _prepare_refusal(case, real_checkpoints, d)
-        if path.is_dir():
-            before = sorted(os.listdir(path))
-        else:
-            before = _sha256(path)
-        files[case] = (path, before)
-        procs[case] = _popen([*args, "--checkpoint", path, "--quiet"])
-    return files, _collect(procs)
-
-
 @pytest.mark.parametrize("case", REFUSALS)
-def test_refusal_leaves_file_unchanged(refusal_runs, case):
-    files, runs = refusal_runs
-    r = runs[case]
-    _assert_one_line_error(r)
-    path, before = files[case]
+def test_refusal_leaves_file_unchanged(real_checkpoints, cli, tmp_path, case):
+    path, args = _prepare_refusal(case, real_checkpoints, tmp_path)
+    before = sorted(os.listdir(path)) if path.is_dir() else _sha256(path)
+    r = cli(*args, "--checkpoint", path, "--quiet")
+    assert_one_line_error(r)
     if path.is_dir():
         assert sorted(os.listdir(path)) == before
         assert (path / "inside.txt").read_text() == "x"
@@ -349,8 +323,8 @@ def test_refusal_leaves_file_unchanged(refusal_runs, case):
 _STATUS_LINE = re.compile(r"n = (\d+): (\d+)/(\d+) units")
 
 
-def test_status_finished(real_checkpoints, run_cli):
-    r = run_cli("status", real_checkpoints / "count12.sqlite")
+def test_status_finished(real_checkpoints, cli):
+    r = cli("status", real_checkpoints / "count12.sqlite")
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
     assert len(lines) == 1, r.stdout
@@ -360,8 +334,8 @@ def test_status_finished(real_checkpoints, run_cli):
     assert "left" not in lines[0]
 
 
-def test_status_finished_table(real_checkpoints, run_cli):
-    r = run_cli("status", real_checkpoints / "table.sqlite")
+def test_status_finished_table(real_checkpoints, cli):
+    r = cli("status", real_checkpoints / "table.sqlite")
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
     assert [int(_STATUS_LINE.search(x).group(1)) for x in lines] == [8, 9]
@@ -371,10 +345,10 @@ def test_status_finished_table(real_checkpoints, run_cli):
         assert str(A000170[n]) in line
 
 
-def test_status_finished_table_with_tiny_sizes(real_checkpoints, run_cli):
+def test_status_finished_table_with_tiny_sizes(real_checkpoints, cli):
     # n = 1 and 2 are solved directly, without work units; a finished table
     # must still not report them as "not started".
-    r = run_cli("status", real_checkpoints / "tiny.sqlite")
+    r = cli("status", real_checkpoints / "tiny.sqlite")
     assert r.returncode == 0, r.stderr
     for n in range(1, 6):
         lines = [line for line in r.stdout.splitlines() if line.startswith(f"n = {n}:")]
@@ -383,7 +357,7 @@ def test_status_finished_table_with_tiny_sizes(real_checkpoints, run_cli):
         assert re.search(rf"total {A000170[n]}\b", lines[0]), r.stdout
 
 
-def test_status_partial(real_checkpoints, run_cli, tmp_path):
+def test_status_partial(real_checkpoints, cli, tmp_path):
     path = tmp_path / "partial.sqlite"
     shutil.copy(real_checkpoints / "count13.sqlite", path)
     db = sqlite3.connect(path)
@@ -397,7 +371,7 @@ def test_status_partial(real_checkpoints, run_cli, tmp_path):
     db.close()
     missing = sum(8 * int(a) + 4 * int(b) + 2 * int(c) + int(e)
                   for _, _, a, b, c, e in gone)
-    r = run_cli("status", path)
+    r = cli("status", path)
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
     assert len(lines) == 1, r.stdout
@@ -407,29 +381,29 @@ def test_status_partial(real_checkpoints, run_cli, tmp_path):
     assert "left" in lines[0]
 
 
-def test_status_missing_file(run_cli, tmp_path):
-    r = run_cli("status", tmp_path / "nope.sqlite")
-    _assert_one_line_error(r)
+def test_status_missing_file(cli, tmp_path):
+    r = cli("status", tmp_path / "nope.sqlite")
+    assert_one_line_error(r)
     assert not (tmp_path / "nope.sqlite").exists()
 
 
-def test_status_not_a_checkpoint(run_cli, tmp_path):
+def test_status_not_a_checkpoint(cli, tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("hello\n")
-    r = run_cli("status", path)
-    _assert_one_line_error(r)
+    r = cli("status", path)
+    assert_one_line_error(r)
     assert path.read_text() == "hello\n"
 
 
 # ------------------------------------------------------------------ worker faults
 
-def test_worker_killed_mid_run_then_resume(tmp_path):
+def test_worker_killed_mid_run_then_resume(cli, tmp_path):
     """SIGKILL to one loky worker: a clear one-line error naming units, exit 1,
     finished units kept; the re-run completes with the right count."""
     import psutil
     ck = tmp_path / "w.sqlite"
     args = ["count", 16, "--jobs", 2, "--backend", "loky", "--checkpoint", ck, "--quiet"]
-    proc = _popen(args, new_session=True)
+    proc = popen_cli(args, new_session=True)
     try:
         _wait_for_units(proc, ck, 1)
         workers = [c for c in psutil.Process(proc.pid).children(recursive=True)
@@ -446,16 +420,16 @@ def test_worker_killed_mid_run_then_resume(tmp_path):
     assert re.search(r"d4/16/[\d.]+", lines[0]) and str(ck) in lines[0]
     kept = _stored_units(ck)
     assert kept >= 1
-    r = _collect({0: _popen(["count", 16, "--jobs", 2, "--checkpoint", ck])})[0]
+    r = cli("count", 16, "--jobs", 2, "--checkpoint", ck)
     assert r.returncode == 0 and r.stdout.strip() == str(A000170[16]), r.stderr
     m = _RESUMED.search(r.stderr)
     assert m and int(m.group(1)) == kept
 
 
-def test_status_names_fixed_queens(run_cli, tmp_path):
+def test_status_names_fixed_queens(cli, tmp_path):
     ck = tmp_path / "f.db"
-    assert run_cli("count", 8, "--fixed", "0:0", "--checkpoint", ck).stdout == "4\n"
-    r = run_cli("status", ck)
+    assert cli("count", 8, "--fixed", "0:0", "--checkpoint", ck).stdout == "4\n"
+    r = cli("status", ck)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0].endswith("unique=False fixed=0:0")
     assert "done: total 4" in r.stdout

@@ -1,17 +1,20 @@
-"""The command line, through a subprocess."""
+"""The command line, in-process through ``cli.main`` (fixture ``cli``); the
+fast exit of a real process through a subprocess."""
 
 import json
 
 import pytest
 
+from cli_helpers import run_process
 
-def test_count(run_cli):
-    r = run_cli("count", 8)
+
+def test_count(cli):
+    r = cli("count", 8)
     assert (r.returncode, r.stdout, r.stderr) == (0, "92\n", "")
 
 
-def test_count_json(run_cli):
-    r = run_cli("count", 12, "--json", "--jobs", 2, "--method", "mirror", "--nodes")
+def test_count_json(cli):
+    r = cli("count", 12, "--json", "--jobs", 2, "--method", "mirror", "--nodes")
     assert r.returncode == 0
     d = json.loads(r.stdout)
     assert d["n"] == 12 and d["total"] == 14200 and d["method"] == "mirror"
@@ -20,29 +23,29 @@ def test_count_json(run_cli):
     assert "fundamental" not in d
 
 
-def test_count_unique(run_cli):
-    r = run_cli("count", 8, "--unique")
+def test_count_unique(cli):
+    r = cli("count", 8, "--unique")
     assert r.stdout.splitlines() == ["total 92", "fundamental 12", "orbits 8:11 4:1 2:0"]
-    r = run_cli("count", 10, "--unique", "--json")
+    r = cli("count", 10, "--unique", "--json")
     d = json.loads(r.stdout)
     assert (d["total"], d["fundamental"]) == (724, 92)
     assert d["orbits"] == {"8": 89, "4": 3, "2": 0, "1": 0}
 
 
-def test_verify(run_cli):
-    r = run_cli("count", 9, "--verify", "--unique")
+def test_verify(cli):
+    r = cli("count", 9, "--verify", "--unique")
     assert r.returncode == 0 and "matches OEIS" in r.stderr
 
 
-def test_progress_on_stderr_only(run_cli):
-    r = run_cli("count", 12, "--progress", "--jobs", 1)
+def test_progress_on_stderr_only(cli):
+    r = cli("count", 12, "--progress", "--jobs", 1)
     assert r.stdout == "14200\n"
     assert "unit" in r.stderr
 
 
-def test_version(run_cli):
+def test_version(cli):
     import parqueens
-    r = run_cli("--version")
+    r = cli("--version")
     assert r.stdout.strip() == f"parqueens {parqueens.__version__}"
 
 
@@ -62,8 +65,8 @@ def test_version(run_cli):
     ([], "required"),
     (["frobnicate"], "invalid choice"),
 ])
-def test_usage_errors_one_line_exit_2(run_cli, args, needle):
-    r = run_cli(*args)
+def test_usage_errors_one_line_exit_2(cli, args, needle):
+    r = cli(*args)
     assert r.returncode == 2
     assert r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
@@ -71,12 +74,12 @@ def test_usage_errors_one_line_exit_2(run_cli, args, needle):
     assert "Traceback" not in r.stderr
 
 
-def test_fast_exit_keeps_all_output(run_cli):
+def test_fast_exit_keeps_all_output():
     # The command leaves with os._exit after flushing (no teardown of numba):
     # everything written to the pipe must arrive, stdout and stderr alike.
-    r = run_cli("solutions", 11, "--jobs", 1)
+    r = run_process("solutions", 11, "--jobs", 1)
     lines = r.stdout.splitlines()
     assert (r.returncode, len(lines), r.stdout[-1]) == (0, 2680, "\n")
-    r = run_cli("count", 12, "--nodes")
+    r = run_process("count", 12, "--nodes")
     assert (r.returncode, r.stdout) == (0, "14200\n")
     assert r.stderr.startswith("nodes ") and int(r.stderr.split()[1]) > 14200

@@ -1,5 +1,9 @@
 """The command line at its edges: pipes, closed output, repeated options,
-checkpoint parameters, and refusals that must come before any work."""
+checkpoint parameters, and refusals that must come before any work.
+
+In-process through ``cli.main`` (fixture ``cli``), except what needs a real
+process: a broken pipe, closed streams, Ctrl-C to a process group, and what
+importing the command loads."""
 
 import json
 import subprocess
@@ -7,7 +11,7 @@ import sys
 
 import joblib
 import pytest
-from cli_helpers import assert_one_line_error, cli_env, popen_cli
+from cli_helpers import assert_one_line_error, cli_env, popen_cli, run_process
 
 
 def test_broken_pipe_is_quiet():
@@ -25,80 +29,79 @@ def test_broken_pipe_is_quiet():
 
 @pytest.mark.parametrize("command", ["count 8", "solutions 8"])
 def test_closed_stdout(command):
-    r = subprocess.run(f"{sys.executable} -m parqueens {command} >&-", shell=True,
-                       capture_output=True, text=True, env=cli_env())
+    r = run_process(*command.split(), redirect=">&-")
     assert r.returncode == 2
     assert r.stderr.strip() == ("parqueens: standard output is closed; nowhere to print the "
                                 "result")
 
 
-def test_repeated_fixed_add_up(run_cli):
-    both = run_cli("count", 8, "--fixed", "0:0", "--fixed", "1:4")
-    assert both.stdout == run_cli("count", 8, "--fixed", "0:0,1:4").stdout == "1\n"
-    assert run_cli("count", 8, "--fixed", "1:4").stdout == "8\n"
+def test_repeated_fixed_add_up(cli):
+    both = cli("count", 8, "--fixed", "0:0", "--fixed", "1:4")
+    assert both.stdout == cli("count", 8, "--fixed", "0:0,1:4").stdout == "1\n"
+    assert cli("count", 8, "--fixed", "1:4").stdout == "8\n"
 
 
-def test_checkpoint_with_the_defaults_named(run_cli, tmp_path):
+def test_checkpoint_with_the_defaults_named(cli, tmp_path):
     """Naming the default method, or the depth the first run chose, is the
     same run; another depth is refused and changes nothing."""
     ck = tmp_path / "c.sqlite"
-    first = run_cli("count", 12, "--checkpoint", ck, "--json", "--jobs", 1)
+    first = cli("count", 12, "--checkpoint", ck, "--json", "--jobs", 1)
     depth = json.loads(first.stdout)["split_depth"]
-    again = run_cli("count", 12, "--method", "d4", "--split-depth", depth,
+    again = cli("count", 12, "--method", "d4", "--split-depth", depth,
                     "--checkpoint", ck, "--json", "--jobs", 1)
     assert again.returncode == 0, again.stderr
     d = json.loads(again.stdout)
     assert d["total"] == 14200 and d["resumed"] == d["units"] > 0
     before = ck.read_bytes()
-    other = run_cli("count", 12, "--split-depth", depth + 1, "--checkpoint", ck)
+    other = cli("count", 12, "--split-depth", depth + 1, "--checkpoint", ck)
     assert_one_line_error(other)
     assert "depth" in other.stderr
     assert ck.read_bytes() == before
 
 
-def test_more_jobs_than_cores_warns(run_cli):
+def test_more_jobs_than_cores_warns(cli):
     jobs = joblib.cpu_count() + 1
-    r = run_cli("count", 9, "--jobs", jobs)
+    r = cli("count", 9, "--jobs", jobs)
     assert r.stdout == "352\n"
     assert f"--jobs {jobs}: this machine has {jobs - 1} core" in r.stderr
     assert f"so {jobs - 1} job" in r.stderr
-    assert run_cli("count", 9, "--jobs", jobs, "--quiet").stderr == ""
+    assert cli("count", 9, "--jobs", jobs, "--quiet").stderr == ""
 
 
-def test_estimate_json(run_cli):
-    r = run_cli("count", 14, "--estimate", "--json", "--jobs", 1)
+def test_estimate_json(cli):
+    r = cli("count", 14, "--estimate", "--json", "--jobs", 1)
     d = json.loads(r.stdout)
     assert d["n"] == 14 and d["jobs"] == 1 and d["estimate_seconds"] > 0 and d["nodes"] > 0
 
 
-def test_verify_beyond_the_table_refused_first(run_cli):
-    r = run_cli("count", 28, "--verify")
+def test_verify_beyond_the_table_refused_first(cli):
+    r = cli("count", 28, "--verify")
     assert_one_line_error(r)
     assert "n <= 27" in r.stderr
 
 
-def test_table_bad_depth_before_any_output(run_cli):
-    r = run_cli("table", "2-8", "--split-depth", 4)
+def test_table_bad_depth_before_any_output(cli):
+    r = cli("table", "2-8", "--split-depth", 4)
     assert_one_line_error(r)
     assert "n = 3" in r.stderr
 
 
-def test_construct_too_big_for_memory(run_cli):
-    r = run_cli("construct", 10 ** 20)
+def test_construct_too_big_for_memory(cli):
+    r = cli("construct", 10 ** 20)
     assert_one_line_error(r)
     assert "GiB of memory" in r.stderr
 
 
-def test_format_contradicting_extension(run_cli, tmp_path):
+def test_format_contradicting_extension(cli, tmp_path):
     out = tmp_path / "s8.npy"
-    r = run_cli("solutions", 8, "--out", out, "--format", "perm")
+    r = cli("solutions", 8, "--out", out, "--format", "perm")
     assert_one_line_error(r)
     assert "contradicts" in r.stderr and not out.exists()
 
 
 @pytest.mark.parametrize("text", ["\u0668", "\uff18", "1_0", "0x8"])
-def test_only_ascii_digits(run_cli, text):
-    assert_one_line_error(run_cli("count", text))
+def test_only_ascii_digits(cli, text):
+    assert_one_line_error(cli("count", text))
 
 
 def test_command_line_starts_without_numba():
@@ -133,7 +136,7 @@ def test_ctrl_c_to_the_process_group_early(tmp_path, delay):
         assert out == "" and err.count("\n") == 1 and "interrupted" in err
 
 
-def test_output_to_a_special_file_refused(run_cli, tmp_path):
+def test_output_to_a_special_file_refused(cli, tmp_path):
     """A FIFO (or device) cannot be replaced atomically: refused, even with
     --force, and left as it was."""
     import os
@@ -144,76 +147,75 @@ def test_output_to_a_special_file_refused(run_cli, tmp_path):
         out = fifo if args[0] != "table" else tmp_path / "t.csv"
         if args[0] == "table":
             os.symlink(fifo, out)
-        r = run_cli(*args, "--out", out, "--force")
+        r = cli(*args, "--out", out, "--force")
         assert_one_line_error(r)
         assert "not a regular file" in r.stderr
         assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
-def test_output_through_a_symlink(run_cli, tmp_path):
+def test_output_through_a_symlink(cli, tmp_path):
     target = tmp_path / "target.txt"
     target.write_text("old\n")
     link = tmp_path / "link.txt"
     link.symlink_to(target)
-    r = run_cli("solutions", 6, "--out", link, "--force", "--quiet")
+    r = cli("solutions", 6, "--out", link, "--force", "--quiet")
     assert r.returncode == 0, r.stderr
     assert link.is_symlink() and target.read_text().splitlines()[0] == "1 3 5 0 2 4"
 
 
 @pytest.mark.parametrize("out", ["sub/", "", "/proc/t.csv"])
-def test_bad_output_paths_refused_before_work(run_cli, tmp_path, out):
-    r = run_cli("table", "5-6", "--out", out, cwd=tmp_path)
+def test_bad_output_paths_refused_before_work(cli, tmp_path, out):
+    r = cli("table", "5-6", "--out", out, cwd=tmp_path)
     assert_one_line_error(r)
     assert list(tmp_path.iterdir()) == []
 
 
-def test_long_legal_output_name(run_cli, tmp_path):
+def test_long_legal_output_name(cli, tmp_path):
     name = "b" * 246 + ".csv"  # 250 bytes: legal; the temporary name must fit too
-    r = run_cli("table", "5-6", "--out", name, "--quiet", cwd=tmp_path)
+    r = cli("table", "5-6", "--out", name, "--quiet", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert [p.name for p in tmp_path.iterdir()] == [name]
 
 
 def test_closed_stdout_with_out_file(tmp_path):
-    r = subprocess.run(f"{sys.executable} -m parqueens solutions 8 --out x.txt >&-", shell=True,
-                       capture_output=True, text=True, env=cli_env(), cwd=tmp_path)
+    # --jobs 1: no worker processes to start, which the closed stdout does not concern
+    r = run_process("solutions", 8, "--out", "x.txt", "--jobs", 1, redirect=">&-", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert len((tmp_path / "x.txt").read_text().splitlines()) == 92
 
 
 def test_closed_stdin_for_verify():
-    r = subprocess.run(f"{sys.executable} -m parqueens verify - <&-", shell=True,
-                       capture_output=True, text=True, env=cli_env())
+    r = run_process("verify", "-", redirect="<&-")
     assert r.returncode == 2 and "standard input is closed" in r.stderr
 
 
 @pytest.mark.parametrize("args", [["solutions", 6, "--limit", 2**64],
                                   ["count", 8, "--jobs", 10**20],
                                   ["count", 8, "--split-depth", 2**63]])
-def test_huge_option_values(run_cli, args):
-    assert_one_line_error(run_cli(*args))
+def test_huge_option_values(cli, args):
+    assert_one_line_error(cli(*args))
 
 
-def test_absurd_jobs_capped_by_units(run_cli):
-    r = run_cli("count", 8, "--jobs", 1000, "--quiet", timeout=60)
+def test_absurd_jobs_capped_by_units(cli):
+    r = cli("count", 8, "--jobs", 1000, "--quiet")
     assert r.stdout == "92\n" and r.returncode == 0
 
 
-def test_fixed_edge_messages(run_cli):
-    r = run_cli("count", 0, "--fixed", "0:0")
+def test_fixed_edge_messages(cli):
+    r = cli("count", 0, "--fixed", "0:0")
     assert_one_line_error(r)
     assert "a board of size 0 has no squares" in r.stderr
-    assert run_cli("count", 8, "--fixed", "0:0,0:0").stdout == "4\n"  # the same queen twice
+    assert cli("count", 8, "--fixed", "0:0,0:0").stdout == "4\n"  # the same queen twice
 
 
-def test_empty_scheduler_refused(run_cli):
-    r = run_cli("count", 8, "--backend", "dask", "--scheduler", "")
+def test_empty_scheduler_refused(cli):
+    r = cli("count", 8, "--backend", "dask", "--scheduler", "")
     assert_one_line_error(r)
     assert "needs an address" in r.stderr
 
 
-def test_estimate_names_the_jobs_the_run_uses(run_cli):
-    r = run_cli("count", 12, "--estimate", "--json")
+def test_estimate_names_the_jobs_the_run_uses(cli):
+    r = cli("count", 12, "--estimate", "--json")
     assert json.loads(r.stdout)["jobs"] == 1  # n <= 14 runs in the calling process
 
 
@@ -223,19 +225,21 @@ def test_worker_processes_bounded(monkeypatch):
     seen = []
     real = joblib.Parallel
 
-    class P(real):
+    class Parallel(real):
+        # Records the processes asked for, and runs the tasks in this process:
+        # starting the workers would cost seconds and check nothing more.
         def __init__(self, n_jobs=None, **kw):
             seen.append(n_jobs)
-            super().__init__(n_jobs=n_jobs, **kw)
+            super().__init__(n_jobs=1, **kw)
 
-    monkeypatch.setattr(joblib, "Parallel", P)
+    monkeypatch.setattr(joblib, "Parallel", Parallel)
     assert sum(len(b) for b in listing.iter_blocks(10, jobs=1000)) == 724
     assert max(seen) == joblib.cpu_count()
 
 
-def test_deep_split_depth_warns(run_cli):
-    r = run_cli("count", 10, "--split-depth", 7, "--jobs", 1)
+def test_deep_split_depth_warns(cli):
+    r = cli("count", 10, "--split-depth", 7, "--jobs", 1)
     assert r.returncode == 0 and r.stdout == "724\n"
     assert "much deeper than n = 10 needs" in r.stderr
-    quiet = run_cli("count", 10, "--split-depth", 3, "--jobs", 1)
+    quiet = cli("count", 10, "--split-depth", 3, "--jobs", 1)
     assert quiet.returncode == 0 and quiet.stderr == ""

@@ -1,23 +1,20 @@
 """The listing commands of the command line (solutions, first, construct,
-verify, count --fixed), through a subprocess.
+verify, count --fixed), in-process through ``cli.main`` (fixture ``cli``);
+Ctrl-C through a subprocess.
 
-Most commands are independent, so they are declared up front in CASES and
-run concurrently once per module (fixture ``batch``); each case runs in its
-own empty folder, and its steps run in order there.  The tests then check
-the recorded results.
+The commands are declared up front in CASES (steps run in order in one empty
+folder) and EXIT2 (refusals); each test runs the case it checks.
 """
 
 import os
 import signal
-import subprocess
-import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
 import naive
+from cli_helpers import popen_cli
 from parqueens.construct import is_solution
 from parqueens.formats import read_solutions
 from parqueens.listing import solutions
@@ -74,23 +71,27 @@ CASES = {
                        [["verify", "a.perm", "--complete", "--jobs", 1]]),
 }
 
-# name -> (files, args): each must exit 2 with one line on stderr
+# name -> (files, args, words of the message): each must exit 2 with one line
+# on stderr
 EXIT2 = {
-    "exists": ({"x.perm": "keep me\n"}, ["solutions", 8, "-o", "x.perm", "--jobs", 1]),
-    "missing_folder": ({}, ["solutions", 8, "-o", "nodir/x.perm", "--jobs", 1]),
-    "npy_no_out": ({}, ["solutions", 8, "--format", "npy", "--jobs", 1]),
-    "one_based_board": ({}, ["solutions", 8, "--format", "board", "--one-based"]),
-    "one_based_npy_file": ({}, ["solutions", 8, "-o", "x.npy", "--one-based"]),
-    "construct2": ({}, ["construct", 2]),
-    "construct3": ({}, ["construct", 3]),
-    "fixed_same_row": ({}, ["count", 8, "--fixed", "0:0,0:3"]),
-    "fixed_off_board": ({}, ["count", 8, "--fixed", "9:0"]),
-    "fixed_letters": ({}, ["count", 8, "--fixed", "abc"]),
-    "fixed_unique": ({}, ["count", 8, "--fixed", "0:0", "--unique"]),
-    "fixed_d4": ({}, ["count", 8, "--fixed", "0:0", "--method", "d4"]),
-    "v_ragged_perm": ({"a.perm": "1 3 0 2\n2 0 3\n"}, ["verify", "a.perm"]),
-    "v_letters_perm": ({"a.perm": "1 3 0 2\n2 x 3 1\n"}, ["verify", "a.perm"]),
-    "v_missing": ({}, ["verify", "missing.perm"]),
+    "exists": ({"x.perm": "keep me\n"}, ["solutions", 8, "-o", "x.perm", "--jobs", 1],
+               "exists"),
+    "missing_folder": ({}, ["solutions", 8, "-o", "nodir/x.perm", "--jobs", 1],
+                       "does not exist"),
+    "npy_no_out": ({}, ["solutions", 8, "--format", "npy", "--jobs", 1], "npy"),
+    "one_based_board": ({}, ["solutions", 8, "--format", "board", "--one-based"],
+                        "one-based"),
+    "one_based_npy_file": ({}, ["solutions", 8, "-o", "x.npy", "--one-based"], "one-based"),
+    "construct2": ({}, ["construct", 2], "no solution"),
+    "construct3": ({}, ["construct", 3], "no solution"),
+    "fixed_same_row": ({}, ["count", 8, "--fixed", "0:0,0:3"], "row 0"),
+    "fixed_off_board": ({}, ["count", 8, "--fixed", "9:0"], "off the board"),
+    "fixed_letters": ({}, ["count", 8, "--fixed", "abc"], "ROW:COL"),
+    "fixed_unique": ({}, ["count", 8, "--fixed", "0:0", "--unique"], "unique"),
+    "fixed_d4": ({}, ["count", 8, "--fixed", "0:0", "--method", "d4"], "d4"),
+    "v_ragged_perm": ({"a.perm": "1 3 0 2\n2 0 3\n"}, ["verify", "a.perm"], "line 2"),
+    "v_letters_perm": ({"a.perm": "1 3 0 2\n2 x 3 1\n"}, ["verify", "a.perm"], "line 2"),
+    "v_missing": ({}, ["verify", "missing.perm"], "missing.perm"),
 }
 
 
@@ -102,30 +103,18 @@ def _prepare(folder, files):
         path.write_text(text)
 
 
-@pytest.fixture(scope="module")
-def batch(run_cli, tmp_path_factory):
-    """Run CASES and EXIT2 concurrently; name -> (folder, [CompletedProcess])."""
-    base = tmp_path_factory.mktemp("cli_listing")
-    jobs = {}
-    for name, (files, steps) in CASES.items():
-        jobs[name] = (files, steps)
-    for name, (files, args) in EXIT2.items():
-        jobs["exit2_" + name] = (files, [args])
-    for name, (files, _) in jobs.items():
-        _prepare(base / name, files)
-
-    def run(name):
-        folder = base / name
-        return name, (folder, [run_cli(*args, cwd=folder) for args in jobs[name][1]])
-
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(pool.map(run, jobs))
+def run_case(cli, tmp_path, name):
+    """Run the steps of CASES[name] in a folder of their own: (folder, [results])."""
+    files, steps = CASES[name]
+    folder = tmp_path / name
+    _prepare(folder, files)
+    return folder, [cli(*args, cwd=folder) for args in steps]
 
 
-def one(batch, name):
-    folder, procs = batch[name]
-    assert len(procs) == 1
-    return procs[0]
+def one(cli, tmp_path, name):
+    folder, results = run_case(cli, tmp_path, name)
+    assert len(results) == 1
+    return results[0]
 
 
 def files_in(folder):
@@ -146,45 +135,45 @@ def perm_lines(sols, off=0):
 
 # ---------------------------------------------------------------- solutions on stdout
 
-def test_solutions_6(batch):
-    r = one(batch, "sol6")
+def test_solutions_6(cli, tmp_path):
+    r = one(cli, tmp_path, "sol6")
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout.splitlines() == ["1 3 5 0 2 4", "2 5 1 4 0 3", "3 0 4 1 5 2",
                                      "4 2 0 5 3 1"]
     assert r.stdout == perm_lines(naive.solutions(6))
 
 
-def test_board_n5_limit_1(batch):
-    r = one(batch, "board5")
+def test_board_n5_limit_1(cli, tmp_path):
+    r = one(cli, tmp_path, "board5")
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout == "Q....\n..Q..\n....Q\n.Q...\n...Q.\n"
 
 
-def test_matrix_n4(batch):
-    r = one(batch, "matrix4")
+def test_matrix_n4(cli, tmp_path):
+    r = one(cli, tmp_path, "matrix4")
     assert r.returncode == 0
     assert r.stdout == ("0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n\n"
                         "0 0 1 0\n1 0 0 0\n0 0 0 1\n0 1 0 0\n")
 
 
-def test_jsonl_n6(batch):
-    r = one(batch, "jsonl6")
+def test_jsonl_n6(cli, tmp_path):
+    r = one(cli, tmp_path, "jsonl6")
     assert r.returncode == 0
     assert r.stdout == "".join("[" + ",".join(map(str, s)) + "]\n"
                                for s in naive.solutions(6))
 
 
-def test_one_based(batch):
-    r = one(batch, "perm6_one")
+def test_one_based(cli, tmp_path):
+    r = one(cli, tmp_path, "perm6_one")
     assert r.returncode == 0
     assert r.stdout == perm_lines(naive.solutions(6), off=1)
     assert r.stdout.splitlines()[0] == "2 4 6 1 3 5"
 
 
-def test_limit_parallel_quiet(batch):
+def test_limit_parallel_quiet(cli, tmp_path):
     # the first 3 solutions, and with -q nothing at all on stderr (no warnings
     # from the cancelled parallel tasks)
-    r = one(batch, "limit")
+    r = one(cli, tmp_path, "limit")
     assert r.returncode == 0
     assert r.stdout == perm_lines(solutions(14, jobs=1, limit=3))
     assert r.stderr == ""
@@ -193,8 +182,8 @@ def test_limit_parallel_quiet(batch):
 # ---------------------------------------------------------------- files
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_round_trip(batch, fmt):
-    folder, (write, verify) = batch[f"rt_{fmt}"]
+def test_round_trip(cli, tmp_path, fmt):
+    folder, (write, verify) = run_case(cli, tmp_path, f"rt_{fmt}")
     assert write.returncode == 0, write.stderr
     assert write.stdout == ""
     assert files_in(folder) == [f"x.{fmt}"]  # no .part file left behind
@@ -205,21 +194,21 @@ def test_round_trip(batch, fmt):
     assert list(read_solutions(folder / f"x.{fmt}", fmt, 8)) == SOL8
 
 
-def test_round_trip_perm_text(batch):
-    folder, (_, _) = batch["rt_perm"]
+def test_round_trip_perm_text(cli, tmp_path):
+    folder, (_, _) = run_case(cli, tmp_path, "rt_perm")
     assert (folder / "x.perm").read_text() == PERM8
 
 
-def test_npy_dtype_and_shape(batch):
-    folder, _ = batch["rt_npy"]
+def test_npy_dtype_and_shape(cli, tmp_path):
+    folder, _ = run_case(cli, tmp_path, "rt_npy")
     a = np.load(folder / "x.npy", allow_pickle=False)
     assert a.dtype == np.uint8 and a.shape == (92, 8)
     assert [tuple(r) for r in a.tolist()] == SOL8
 
 
 @pytest.mark.parametrize("case,ext", [("jobs_perm", "perm"), ("jobs_npy", "npy")])
-def test_jobs_1_and_2_byte_identical(batch, case, ext):
-    folder, procs = batch[case]
+def test_jobs_1_and_2_byte_identical(cli, tmp_path, case, ext):
+    folder, procs = run_case(cli, tmp_path, case)
     assert [p.returncode for p in procs] == [0, 0], [p.stderr for p in procs]
     one_job = (folder / f"j1.{ext}").read_bytes()
     two_jobs = (folder / f"j2.{ext}").read_bytes()
@@ -228,8 +217,8 @@ def test_jobs_1_and_2_byte_identical(batch, case, ext):
     assert files_in(folder) == [f"j1.{ext}", f"j2.{ext}"]
 
 
-def test_unique_file(batch):
-    folder, (write, verify) = batch["unique8"]
+def test_unique_file(cli, tmp_path):
+    folder, (write, verify) = run_case(cli, tmp_path, "unique8")
     assert write.returncode == 0
     lines = (folder / "u.perm").read_text().splitlines()
     assert len(lines) == 12
@@ -239,8 +228,8 @@ def test_unique_file(batch):
     assert "complete: all 12 classes" in verify.stdout
 
 
-def test_existing_file_refused_unless_force(batch):
-    folder, (refused, forced) = batch["force"]
+def test_existing_file_refused_unless_force(cli, tmp_path):
+    folder, (refused, forced) = run_case(cli, tmp_path, "force")
     assert_exit2(refused)
     assert "exists" in refused.stderr
     assert forced.returncode == 0, forced.stderr
@@ -251,45 +240,32 @@ def test_existing_file_refused_unless_force(batch):
 # ---------------------------------------------------------------- exit 2
 
 @pytest.mark.parametrize("name", list(EXIT2))
-def test_exit_2(batch, name):
-    r = one(batch, "exit2_" + name)
+def test_exit_2(cli, tmp_path, name):
+    files, args, words = EXIT2[name]
+    folder = tmp_path / name
+    _prepare(folder, files)
+    r = cli(*args, cwd=folder)
     assert_exit2(r)
-    folder, _ = batch["exit2_" + name]
+    assert words in r.stderr
     # nothing written, no temporary file left, existing files untouched
     assert files_in(folder) == sorted(
-        set(EXIT2[name][0]) | {os.path.dirname(f) for f in EXIT2[name][0]} - {""})
-    for fname, text in EXIT2[name][0].items():
+        set(files) | {os.path.dirname(f) for f in files} - {""})
+    for fname, text in files.items():
         assert (folder / fname).read_text() == text
-
-
-def test_exit_2_messages(batch):
-    msg = {name: one(batch, "exit2_" + name).stderr for name in EXIT2}
-    assert "exists" in msg["exists"]
-    assert "does not exist" in msg["missing_folder"]
-    assert "npy" in msg["npy_no_out"]
-    assert "one-based" in msg["one_based_board"]
-    assert "no solution" in msg["construct2"] and "no solution" in msg["construct3"]
-    assert "row 0" in msg["fixed_same_row"]
-    assert "off the board" in msg["fixed_off_board"]
-    assert "ROW:COL" in msg["fixed_letters"]
-    assert "unique" in msg["fixed_unique"]
-    assert "d4" in msg["fixed_d4"]
-    assert "missing.perm" in msg["v_missing"]
-    assert "line 2" in msg["v_ragged_perm"] and "line 2" in msg["v_letters_perm"]
 
 
 # ---------------------------------------------------------------- first
 
-def test_first(batch):
-    r = one(batch, "first8")
+def test_first(cli, tmp_path):
+    r = one(cli, tmp_path, "first8")
     assert (r.returncode, r.stdout, r.stderr) == (0, "0 4 7 5 2 6 1 3\n", "")
-    r = one(batch, "first1")
+    r = one(cli, tmp_path, "first1")
     assert (r.returncode, r.stdout, r.stderr) == (0, "0\n", "")
 
 
 @pytest.mark.parametrize("name", ["first2", "first3"])
-def test_first_no_solution(batch, name):
-    r = one(batch, name)
+def test_first_no_solution(cli, tmp_path, name):
+    r = one(cli, tmp_path, name)
     assert r.returncode == 1
     assert r.stdout == ""
     assert "no solution" in r.stderr
@@ -298,8 +274,8 @@ def test_first_no_solution(batch, name):
 
 # ---------------------------------------------------------------- construct
 
-def test_construct_1000(batch):
-    r = one(batch, "construct1000")
+def test_construct_1000(cli, tmp_path):
+    r = one(cli, tmp_path, "construct1000")
     assert r.returncode == 0
     lines = r.stdout.splitlines()
     assert len(lines) == 1
@@ -307,8 +283,8 @@ def test_construct_1000(batch):
     assert len(queens) == 1000 and is_solution(queens)
 
 
-def test_construct_million_npy(batch):
-    folder, (r,) = batch["construct_big"]
+def test_construct_million_npy(cli, tmp_path):
+    folder, (r,) = run_case(cli, tmp_path, "construct_big")
     assert (r.returncode, r.stdout) == (0, ""), r.stderr
     a = np.load(folder / "c.npy", allow_pickle=False)
     assert a.shape == (1, 1000000)
@@ -319,14 +295,14 @@ def test_construct_million_npy(batch):
 
 # ---------------------------------------------------------------- count --fixed
 
-def test_count_fixed(batch):
-    r = one(batch, "count_fixed")
+def test_count_fixed(cli, tmp_path):
+    r = one(cli, tmp_path, "count_fixed")
     want = sum(1 for s in naive.solutions(8) if s[0] == 0)
     assert (r.returncode, r.stdout, r.stderr) == (0, f"{want}\n", "")
 
 
-def test_count_fixed_conflict(batch):
-    r = one(batch, "count_conflict")
+def test_count_fixed_conflict(cli, tmp_path):
+    r = one(cli, tmp_path, "count_conflict")
     assert (r.returncode, r.stdout) == (0, "0\n")
     assert "no solution" in r.stderr and "diagonal" in r.stderr
 
@@ -339,38 +315,38 @@ def summary(r):
     return lines[0]
 
 
-def test_verify_invalid(batch):
-    r = one(batch, "v_invalid")
+def test_verify_invalid(cli, tmp_path):
+    r = one(cli, tmp_path, "v_invalid")
     assert r.returncode == 1
     assert "1 INVALID" in summary(r) and "2 solutions" in summary(r)
     assert "not a valid placement" in r.stderr
 
 
-def test_verify_duplicate(batch):
-    r = one(batch, "v_duplicate")
+def test_verify_duplicate(cli, tmp_path):
+    r = one(cli, tmp_path, "v_duplicate")
     assert r.returncode == 1
     assert "1 DUPLICATES" in summary(r) and "all valid" in summary(r)
     assert "duplicate" in r.stderr
 
 
-def test_verify_not_canonical(batch):
-    r = one(batch, "v_not_canonical")
+def test_verify_not_canonical(cli, tmp_path):
+    r = one(cli, tmp_path, "v_not_canonical")
     assert r.returncode == 1
     assert "1 NOT CANONICAL" in summary(r)
     assert "canonical" in r.stderr
 
 
-def test_verify_incomplete(batch):
-    r = one(batch, "v_incomplete")
+def test_verify_incomplete(cli, tmp_path):
+    r = one(cli, tmp_path, "v_incomplete")
     assert r.returncode == 1
     assert "INCOMPLETE: 91 distinct of 92 solutions" in summary(r)
     assert "all valid" in summary(r) and "no duplicates" in summary(r)
 
 
-def test_verify_complete_with_a_duplicate(batch):
+def test_verify_complete_with_a_duplicate(cli, tmp_path):
     # all 92 solutions plus a repeat: the problem is the duplicate; the file is
     # not incomplete (it holds all 92 distinct solutions)
-    r = one(batch, "v_dup_complete")
+    r = one(cli, tmp_path, "v_dup_complete")
     assert r.returncode == 1
     assert "1 DUPLICATES" in summary(r)
     assert "INCOMPLETE" not in summary(r), summary(r)
@@ -383,13 +359,9 @@ def test_interrupt_leaves_nothing(tmp_path):
 
     Tried three times, as the signal lands at a random point of the run.
     """
-    env = dict(os.environ)
-    env.pop("PYTHONWARNINGS", None)
     for attempt in range(3):
-        p = subprocess.Popen([sys.executable, "-m", "parqueens", "solutions", "15",
-                              "--jobs", "1", "--force", "-o", "big.perm"],
-                             cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+        p = popen_cli(["solutions", 15, "--jobs", 1, "--force", "-o", "big.perm"],
+                      cwd=tmp_path)
         try:
             deadline = time.monotonic() + 30
             while not any(f.endswith(".part") for f in os.listdir(tmp_path)):

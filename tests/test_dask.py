@@ -1,6 +1,9 @@
 """The Dask backend: counts on a LocalCluster (through the command line and
 the library), tables, checkpoints, a cluster of its own, and bad
-scheduler options."""
+scheduler options.  The commands run in-process through ``cli.main``
+(fixture ``cli``), except two subprocesses: the wait for an unreachable
+scheduler (in the background, overlapping the other tests) and the run
+whose worker is killed."""
 
 import os
 import re
@@ -17,14 +20,8 @@ from parqueens.backends import BackendError, dask_client  # noqa: E402
 from parqueens.runner import run_count  # noqa: E402
 from parqueens.store import RunStore  # noqa: E402
 
-from cli_helpers import assert_one_line_error as _assert_one_line_error  # noqa: E402
-from cli_helpers import collect as _collect  # noqa: E402
-from cli_helpers import popen_cli as _popen  # noqa: E402
+from cli_helpers import assert_one_line_error, popen_cli  # noqa: E402
 from naive import A000170, A002562  # noqa: E402
-
-
-
-
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -33,8 +30,8 @@ def unreachable_run():
     connection timeout: started first, so that the wait overlaps the other
     tests; checked by test_unreachable_scheduler."""
     start = time.monotonic()
-    p = _popen(["count", 10, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1",
-                "--quiet"])
+    p = popen_cli(["count", 10, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1",
+                   "--quiet"])
     done = {}
 
     def wait():
@@ -71,43 +68,23 @@ def _dask_args(address):
 # ------------------------------------------------------------------ CLI on the cluster
 
 
-@pytest.fixture(scope="module")
-def cli_runs(address, tmp_path_factory):
-    # Two at a time: the scheduler serves both, the workers take turns.
-    d = tmp_path_factory.mktemp("dask_cli")
-    runs = _collect({
-        ("count", 8): _popen(["count", 8, *_dask_args(address)]),
-        ("count", 13): _popen(["count", 13, *_dask_args(address)]),
-    })
-    runs.update(_collect({
-        ("unique", 12): _popen(["count", 12, "--unique", *_dask_args(address)]),
-        "table": _popen(["table", "8-11", *_dask_args(address)]),
-    }))
-    # Without --quiet, so that the second run notes what it resumed.
-    cp_args = ["count", 11, "--checkpoint", d / "cp.sqlite", "--backend", "dask",
-               "--scheduler", address]
-    runs["cp1"] = _collect({0: _popen(cp_args)})[0]
-    runs["cp2"] = _collect({0: _popen(cp_args)})[0]
-    return runs
-
-
 @pytest.mark.parametrize("n", [8, 13])
-def test_cli_count_on_cluster(cli_runs, n):
-    r = cli_runs[("count", n)]
+def test_cli_count_on_cluster(cli, address, n):
+    r = cli("count", n, *_dask_args(address))
     assert r.returncode == 0, r.stderr
     assert r.stdout == f"{A000170[n]}\n"
 
 
-def test_cli_count_unique_on_cluster(cli_runs):
-    r = cli_runs[("unique", 12)]
+def test_cli_count_unique_on_cluster(cli, address):
+    r = cli("count", 12, "--unique", *_dask_args(address))
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == f"total {A000170[12]}"
     assert lines[1] == f"fundamental {A002562[12]}"
 
 
-def test_cli_table_on_cluster(cli_runs):
-    r = cli_runs["table"]
+def test_cli_table_on_cluster(cli, address):
+    r = cli("table", "8-11", *_dask_args(address))
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stdout.splitlines() if line.strip()]
     assert lines[0].replace(" ", "") == "|n|total|method|units|seconds|"
@@ -116,10 +93,14 @@ def test_cli_table_on_cluster(cli_runs):
                                                             for n in range(8, 12)]
 
 
-def test_cli_checkpoint_on_cluster(cli_runs):
-    first, again = cli_runs["cp1"], cli_runs["cp2"]
+def test_cli_checkpoint_on_cluster(cli, address, tmp_path):
+    # Without --quiet, so that the second run notes what it resumed.
+    cp_args = ["count", 11, "--checkpoint", tmp_path / "cp.sqlite", "--backend", "dask",
+               "--scheduler", address]
+    first = cli(*cp_args)
     assert first.returncode == 0, first.stderr
     assert first.stdout == f"{A000170[11]}\n"
+    again = cli(*cp_args)
     assert again.returncode == 0, again.stderr
     assert again.stdout == f"{A000170[11]}\n"
     m = re.search(r"resumed (\d+) of (\d+) units", again.stderr)
@@ -164,8 +145,8 @@ def test_library_checkpoint_on_cluster(address, tmp_path):
 # ------------------------------------------------------------------ own cluster, bad options
 
 
-def test_cli_own_local_cluster(run_cli):
-    r = run_cli("count", 10, "--backend", "dask", "--jobs", 2, "--quiet", timeout=120)
+def test_cli_own_local_cluster(cli):
+    r = cli("count", 10, "--backend", "dask", "--jobs", 2, "--quiet")
     assert r.returncode == 0, r.stderr
     assert r.stdout == f"{A000170[10]}\n"
 
@@ -179,9 +160,9 @@ def test_library_own_local_cluster_unreachable_raises():
 
 
 @pytest.mark.parametrize("command", [["count", 8], ["table", "8"]], ids=["count", "table"])
-def test_scheduler_needs_dask_backend(run_cli, command):
-    r = run_cli(*command, "--scheduler", "tcp://127.0.0.1:8786")
-    _assert_one_line_error(r)
+def test_scheduler_needs_dask_backend(cli, command):
+    r = cli(*command, "--scheduler", "tcp://127.0.0.1:8786")
+    assert_one_line_error(r)
     assert "--backend dask" in r.stderr
 
 
@@ -191,7 +172,7 @@ def test_unreachable_scheduler(unreachable_run):
     assert "seconds" in done, "still waiting for tcp://127.0.0.1:1 after 60 s"
     out, err = done["output"]
     r = subprocess.CompletedProcess(p.args, p.returncode, out, err)
-    _assert_one_line_error(r)
+    assert_one_line_error(r)
     assert "127.0.0.1:1" in err
     assert done["seconds"] < 20
 
@@ -203,8 +184,8 @@ def test_worker_lost_mid_run(tmp_path):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as cluster:
         ck = tmp_path / "lost.sqlite"
-        proc = _popen(["count", 16, "--backend", "dask", "--scheduler",
-                       cluster.scheduler_address, "--checkpoint", ck, "--quiet"])
+        proc = popen_cli(["count", 16, "--backend", "dask", "--scheduler",
+                          cluster.scheduler_address, "--checkpoint", ck, "--quiet"])
         deadline = time.monotonic() + 60
         stored = 0
         while stored < 1 and time.monotonic() < deadline and proc.poll() is None:

@@ -6,8 +6,6 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from parqueens.cli import main
-
 COMMANDS = ["count", "table", "status", "solutions", "first", "construct", "verify", "bogus", ""]
 TOKENS = [
     "0", "1", "3", "4", "6", "8", "9", "-1", "abc", "8.5", "1e3", "", "65", "100",
@@ -44,17 +42,12 @@ random_tokens = st.tuples(st.sampled_from(COMMANDS), st.lists(st.sampled_from(TO
                           ).map(lambda t: ([t[0]] if t[0] else []) + t[1])
 
 
-@settings(max_examples=400, deadline=None,
+@settings(max_examples=400,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(structured, random_tokens))
-def test_cli_never_crashes(tmp_path, capsys, monkeypatch, argv):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("sys.stdin", open(os.devnull))
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # --help and --version exit through argparse
-        code = exc.code
-    out, err = capsys.readouterr()
+def test_cli_never_crashes(cli, tmp_path, argv):
+    r = cli(*argv, cwd=tmp_path)
+    code, err = r.returncode, r.stderr
     assert code in (0, 1, 2, 130), (argv, code, err)
     assert "Traceback" not in err, (argv, err)
     if code == 2:
@@ -77,8 +70,7 @@ def test_cli_never_crashes(tmp_path, capsys, monkeypatch, argv):
     ["status", "missing.db"],
     ["count", "8", "--fixed", "0:0", "--verify"],
 ])
-def test_bad_combinations_exit_2(tmp_path, capsys, monkeypatch, argv):
-    monkeypatch.chdir(tmp_path)
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+def test_bad_combinations_exit_2(cli, tmp_path, argv):
+    r = cli(*argv, cwd=tmp_path)
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr

@@ -9,7 +9,7 @@ import sys
 import joblib
 import pytest
 
-from parqueens import checks, cli, names
+from parqueens import checks, names
 from parqueens.backends import plan_jobs
 from parqueens.runner import Tally, UnitResult, run_count, run_identity
 from parqueens.store import CheckpointError, RunStore
@@ -19,7 +19,7 @@ from cli_helpers import cli_env
 from naive import A000170, A002562
 
 
-def test_library_refuses_a_checkpoint_of_another_run(tmp_path, capsys):
+def test_library_refuses_a_checkpoint_of_another_run(tmp_path, cli):
     # The same store, first a mirror count, then a unique one: refused by the
     # store itself, with the message the command line gives.
     path = tmp_path / "c.db"
@@ -33,11 +33,10 @@ def test_library_refuses_a_checkpoint_of_another_run(tmp_path, capsys):
         again = run_count(10, method="mirror", checkpoint=store)
         assert again.resumed == again.units and again.total == A000170[10]
     cli_path = tmp_path / "cli.db"
-    assert cli.main(["count", "10", "--method", "mirror", "--checkpoint", str(cli_path)]) == 0
-    assert cli.main(["count", "10", "--method", "mirror", "--unique",
-                     "--checkpoint", str(cli_path)]) == 2
-    err = capsys.readouterr().err
-    assert "belongs to another run (" in err and "unique: False there, True now" in err
+    assert cli("count", 10, "--method", "mirror", "--checkpoint", cli_path).returncode == 0
+    r = cli("count", 10, "--method", "mirror", "--unique", "--checkpoint", cli_path)
+    err = r.stderr
+    assert r.returncode == 2 and "belongs to another run (" in err and "unique: False there, True now" in err
     # the library, on the command line's file
     with RunStore(cli_path, None) as store:
         params = store.params
@@ -54,15 +53,15 @@ def test_run_identity_names_the_default():
         "method": "plain", "unique": False, "fixed": [[0, 0], [1, 2]]}
 
 
-def test_jobs_decided_once_and_reported_as_run(capsys):
+def test_jobs_decided_once_and_reported_as_run(cli):
     cores = joblib.cpu_count()
     r = run_count(12, jobs=1000)
     assert r.jobs == min(1000, cores) == plan_jobs(1000)
     # the split is sized on the jobs that run, not on the request
     assert r.units == run_count(12, jobs=cores).units
-    assert cli.main(["count", "12", "--jobs", "1000", "--json"]) == 0
-    out, err = capsys.readouterr()
-    d = json.loads(out)
+    r = cli("count", 12, "--jobs", 1000, "--json")
+    assert r.returncode == 0
+    d, err = json.loads(r.stdout), r.stderr
     assert d["jobs"] == cores and d["total"] == A000170[12] and d["units"] == r.units
     assert f"--jobs 1000: this machine has {cores} core" in err
     # no more jobs than units
@@ -80,10 +79,10 @@ def test_jobs_decided_once_and_reported_as_run(capsys):
     (["first", "5", "--format", "matrix", "--one-based"], "apply to perm and jsonl, not matrix"),
     (["solutions", "5", "--format", "npy"], "npy output needs a file"),
 ])
-def test_cli_and_library_share_each_check(argv, message, capsys):
-    assert cli.main(argv) == 2
-    err = capsys.readouterr().err
-    assert message in err and len(err.strip().splitlines()) == 1
+def test_cli_and_library_share_each_check(argv, message, cli):
+    r = cli(*argv)
+    assert r.returncode == 2 and r.stdout == ""
+    assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_library_gives_the_same_messages():

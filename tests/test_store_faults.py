@@ -1,8 +1,9 @@
 """Faulty checkpoint files and file systems: each is one clear line naming the
 file (exit 2), before any work, and leaves the file as it was.  Damaged and
-incomplete files through the command line (subprocesses); read-only files
-and folders, and a full disk, through the library and ``cli.main`` with
-SQLite failures injected (the tests may run as root, whom chmod does not stop)."""
+incomplete files through the command line (in-process, fixture ``cli``);
+read-only files and folders, and a full disk, through the library and
+``cli.main`` with SQLite failures injected (the tests may run as root, whom
+chmod does not stop)."""
 
 import hashlib
 import os
@@ -16,7 +17,7 @@ from parqueens.cli import main
 from parqueens.runner import run_count
 from parqueens.store import CheckpointError, RunStore
 
-from cli_helpers import assert_one_line_error, collect, popen_cli
+from cli_helpers import assert_one_line_error
 from naive import A000170
 
 ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -40,8 +41,7 @@ def _sql(path, *statements):
 def good(tmp_path_factory):
     """A finished checkpoint of `count 9`, made by the command line."""
     path = tmp_path_factory.mktemp("good") / "c.sqlite"
-    r = collect({0: popen_cli(["count", 9, "--checkpoint", path, "--quiet"])})[0]
-    assert r.returncode == 0, r.stderr
+    assert main(["count", "9", "--checkpoint", str(path), "--quiet"]) == 0
     return path
 
 
@@ -76,50 +76,38 @@ DAMAGE = {
 }
 
 
-@pytest.fixture(scope="module")
-def damage_runs(good, tmp_path_factory):
-    """Each damaged file, given to `status` and to `count 9`, all at once."""
-    procs, files = {}, {}
-    for case, (statements, _) in DAMAGE.items():
-        for command in ("status", "count"):
-            d = tmp_path_factory.mktemp(f"{case}-{command}")
-            if statements is None:
-                path = _copy_without_wal(d)
-                for extra in d.glob("live.sqlite*"):
-                    extra.unlink()
-            else:
-                path = d / "cp.sqlite"
-                shutil.copy(good, path)
-                _sql(path, *statements)
-            files[case, command] = (path, _sha256(path))
-            args = ["status", path] if command == "status" else [
-                "count", 9, "--checkpoint", path, "--quiet"]
-            procs[case, command] = popen_cli(args)
-    return files, collect(procs)
-
-
 @pytest.mark.parametrize("command", ["status", "count"])
 @pytest.mark.parametrize("case", list(DAMAGE))
-def test_damaged_file_refused(damage_runs, case, command):
-    files, runs = damage_runs
-    r = runs[case, command]
+def test_damaged_file_refused(good, cli, tmp_path, case, command):
+    statements, words = DAMAGE[case]
+    if statements is None:
+        path = _copy_without_wal(tmp_path)
+        for extra in tmp_path.glob("live.sqlite*"):
+            extra.unlink()
+    else:
+        path = tmp_path / "cp.sqlite"
+        shutil.copy(good, path)
+        _sql(path, *statements)
+    before = _sha256(path)
+    args = ["status", path] if command == "status" else ["count", 9, "--checkpoint", path,
+                                                         "--quiet"]
+    r = cli(*args)
     assert_one_line_error(r)
-    path, before = files[case, command]
     assert str(path) in r.stderr
-    for words in DAMAGE[case][1]:
-        assert words in r.stderr, r.stderr
+    for w in words:
+        assert w in r.stderr, r.stderr
     assert "Error:" not in r.stderr  # no Python exception text
     assert _sha256(path) == before
     assert os.listdir(path.parent) == [path.name], "no -wal/-shm files are left"
 
 
-def test_status_of_text_file_does_not_talk_of_overwriting(tmp_path, run_cli):
+def test_status_of_text_file_does_not_talk_of_overwriting(tmp_path, cli):
     path = tmp_path / "text.db"
     path.write_text("my notes\n")
-    r = run_cli("status", path)
+    r = cli("status", path)
     assert_one_line_error(r)
     assert "not an SQLite file" in r.stderr and "overwrit" not in r.stderr
-    r = run_cli("count", 9, "--checkpoint", path)
+    r = cli("count", 9, "--checkpoint", path)
     assert_one_line_error(r)
     assert "refusing to overwrite" in r.stderr
     assert path.read_text() == "my notes\n"
@@ -136,13 +124,13 @@ def test_status_of_empty_file(tmp_path):
 # ------------------------------------------------------------------ reading only
 
 
-def test_status_creates_no_files(good, tmp_path, run_cli):
+def test_status_creates_no_files(good, tmp_path, cli):
     # Reading a closed checkpoint needs no -shm/-wal files beside it: that is
     # what lets `status` read one in a read-only folder.
     path = tmp_path / "c.sqlite"
     shutil.copy(good, path)
     before = _sha256(path)
-    r = run_cli("status", path)
+    r = cli("status", path)
     assert r.returncode == 0 and f"total {A000170[9]}" in r.stdout, r.stderr
     assert os.listdir(tmp_path) == ["c.sqlite"] and _sha256(path) == before
 
@@ -158,13 +146,13 @@ def test_status_reads_units_of_a_live_run(tmp_path):
 
 
 @needs_non_root
-def test_status_in_read_only_folder(good, tmp_path, run_cli):
+def test_status_in_read_only_folder(good, tmp_path, cli):
     d = tmp_path / "ro"
     d.mkdir()
     shutil.copy(good, d / "c.sqlite")
     d.chmod(0o555)
     try:
-        r = run_cli("status", d / "c.sqlite")
+        r = cli("status", d / "c.sqlite")
     finally:
         d.chmod(0o755)
     assert r.returncode == 0 and f"total {A000170[9]}" in r.stdout, r.stderr
@@ -172,7 +160,7 @@ def test_status_in_read_only_folder(good, tmp_path, run_cli):
 
 
 @needs_non_root
-def test_status_in_read_only_folder_with_pending_wal(tmp_path, run_cli):
+def test_status_in_read_only_folder_with_pending_wal(tmp_path, cli):
     d = tmp_path / "ro"
     d.mkdir()
     with RunStore(d / "live.sqlite", {"command": "count", "n": [9]}):
@@ -182,7 +170,7 @@ def test_status_in_read_only_folder_with_pending_wal(tmp_path, run_cli):
         extra.unlink()
     d.chmod(0o555)
     try:
-        r = run_cli("status", d / "c.sqlite")
+        r = cli("status", d / "c.sqlite")
     finally:
         d.chmod(0o755)
     assert_one_line_error(r)
@@ -193,31 +181,31 @@ def test_status_in_read_only_folder_with_pending_wal(tmp_path, run_cli):
 
 
 @needs_non_root
-def test_read_only_file_refused_before_work(good, tmp_path, run_cli):
+def test_read_only_file_refused_before_work(good, tmp_path, cli):
     path = tmp_path / "c.sqlite"
     shutil.copy(good, path)
     _sql(path, "DELETE FROM units")  # work left to do: it must not start
     path.chmod(0o444)
     before = _sha256(path)
-    r = run_cli("count", 9, "--checkpoint", path)
+    r = cli("count", 9, "--checkpoint", path)
     assert_one_line_error(r)
     assert f"{path} is read-only" in r.stderr
     assert _sha256(path) == before and os.listdir(tmp_path) == ["c.sqlite"]
-    r = run_cli("status", path)  # reading it is fine
+    r = cli("status", path)  # reading it is fine
     assert r.returncode == 0, r.stderr
 
 
-def test_read_only_file_refused_as_root_too(good, tmp_path, monkeypatch, capsys):
+def test_read_only_file_refused_as_root_too(good, cli, tmp_path, monkeypatch):
     # The permission check, as a non-root user sees it.
     path = tmp_path / "c.sqlite"
     shutil.copy(good, path)
     real = os.access
     monkeypatch.setattr(store.os, "access",
                         lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode))
-    assert main(["count", "9", "--checkpoint", str(path), "--quiet"]) == 2
-    err = capsys.readouterr().err
-    assert err == f"parqueens: error: {path} is read-only; make it writable (chmod u+w) " \
-                  f"or use another file\n"
+    r = cli("count", 9, "--checkpoint", path, "--quiet")
+    assert r.returncode == 2
+    assert r.stderr == f"parqueens: error: {path} is read-only; make it writable (chmod u+w) " \
+                       f"or use another file\n"
 
 
 def test_read_only_database_refused_at_open(good, tmp_path, monkeypatch):
@@ -277,15 +265,13 @@ def _failing(sql_start, message, after=0):
 
 @pytest.mark.parametrize("message", ["database or disk is full", "disk I/O error"])
 @pytest.mark.parametrize("where", ["PRAGMA journal_mode", "CREATE TABLE runs", "COMMIT"])
-def test_full_disk_at_create_removes_the_new_file(tmp_path, monkeypatch, capsys, message,
-                                                  where):
+def test_full_disk_at_create_removes_the_new_file(cli, tmp_path, monkeypatch, message, where):
     monkeypatch.setattr(store.sqlite3, "connect", _failing(where, message))
     monkeypatch.setattr(store, "_free_bytes", lambda folder: 4096)
     path = tmp_path / "c.sqlite"
-    assert main(["count", "9", "--checkpoint", str(path), "--quiet"]) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and len(err.splitlines()) == 1
-    assert f"{path}: no space left on the disk" in err and "damaged" not in err
+    r = cli("count", 9, "--checkpoint", path, "--quiet")
+    assert_one_line_error(r)
+    assert f"{path}: no space left on the disk" in r.stderr and "damaged" not in r.stderr
     assert os.listdir(tmp_path) == [], "the file made by this run is removed"
 
 
@@ -305,26 +291,22 @@ def test_full_disk_keeps_an_existing_empty_file(tmp_path, monkeypatch):
     assert path.exists()
 
 
-def test_full_disk_mid_run_keeps_saved_units(tmp_path, monkeypatch, capsys):
+def test_full_disk_mid_run_keeps_saved_units(cli, tmp_path, monkeypatch):
     path = tmp_path / "c.sqlite"
-    args = ["count", 12, "--checkpoint", str(path), "--jobs", 1, "--split-depth", 3,
-            "--quiet"]
-    args = [str(a) for a in args]
+    args = ["count", 12, "--checkpoint", path, "--jobs", 1, "--split-depth", 3, "--quiet"]
     with monkeypatch.context() as m:
         m.setattr(store.sqlite3, "connect",
                   _failing("INSERT OR REPLACE", "database or disk is full", after=1))
-        assert main(args) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and len(err.splitlines()) == 1
-    assert f"{path}: no space left on the disk" in err and "kept" in err
+        r = cli(*args)
+    assert_one_line_error(r)
+    assert f"{path}: no space left on the disk" in r.stderr and "kept" in r.stderr
     with RunStore(path) as s:
         [run] = s.summary()
     assert 0 < run["units_done"] < run["units_total"] and not run["finished"]
     # Space again: the same command resumes and gets the right total.
-    assert main(args[:-1]) == 0
-    out, err = capsys.readouterr()
-    assert out == f"{A000170[12]}\n"
-    assert f"resumed {run['units_done']} of {run['units_total']} units" in err
+    r = cli(*args[:-1])
+    assert (r.returncode, r.stdout) == (0, f"{A000170[12]}\n")
+    assert f"resumed {run['units_done']} of {run['units_total']} units" in r.stderr
 
 
 def test_library_full_disk_in_add_and_finish(tmp_path, monkeypatch):

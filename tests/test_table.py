@@ -1,9 +1,5 @@
-"""`parqueens table`: Markdown on stdout, csv/json/md files, ranges, refusals.
-
-Every command runs in a subprocess (``python -m parqueens``).  Independent
-commands are started together and collected afterwards, so that the many
-interpreter start-ups overlap.
-"""
+"""`parqueens table`: Markdown on stdout, csv/json/md files, ranges, refusals;
+in-process through ``cli.main`` (fixture ``cli``)."""
 
 import csv
 import json
@@ -11,12 +7,8 @@ import os
 
 import pytest
 
-from cli_helpers import assert_one_line_error as _assert_one_line_error  # noqa: E402
-from cli_helpers import collect as _collect  # noqa: E402
-from cli_helpers import popen_cli as _popen  # noqa: E402
+from cli_helpers import assert_one_line_error
 from naive import A000170, A002562
-
-
 
 
 def _markdown_rows(text):
@@ -45,22 +37,10 @@ def _check_rows(rows, ns, unique):
         assert float(r["seconds"]) >= 0
 
 
-
 # ------------------------------------------------------------------ stdout
 
-@pytest.fixture(scope="module")
-def stdout_runs():
-    return _collect({
-        "plain": _popen(["table", "1-12"]),
-        "unique": _popen(["table", "1-12", "--unique"]),
-        "list": _popen(["table", "4,6,8-10"]),
-        "single": _popen(["table", "8"]),
-        "overlap": _popen(["table", "8-10,9,4"]),
-    })
-
-
-def test_markdown_on_stdout(stdout_runs):
-    r = stdout_runs["plain"]
+def test_markdown_on_stdout(cli):
+    r = cli("table", "1-12")
     assert r.returncode == 0, r.stderr
     header, rows = _markdown_rows(r.stdout)
     assert header == ["n", "total", "method", "units", "seconds"]
@@ -69,8 +49,8 @@ def test_markdown_on_stdout(stdout_runs):
     assert "Traceback" not in r.stderr
 
 
-def test_markdown_unique_on_stdout(stdout_runs):
-    r = stdout_runs["unique"]
+def test_markdown_unique_on_stdout(cli):
+    r = cli("table", "1-12", "--unique")
     assert r.returncode == 0, r.stderr
     header, rows = _markdown_rows(r.stdout)
     assert header == ["n", "total", "fundamental", "method", "units", "seconds"]
@@ -78,28 +58,16 @@ def test_markdown_unique_on_stdout(stdout_runs):
     _check_rows(rows, range(1, 13), unique=True)
 
 
-@pytest.mark.parametrize("key,ns", [("list", [4, 6, 8, 9, 10]), ("single", [8]),
-                                    ("overlap", [4, 8, 9, 10])])
-def test_ranges(stdout_runs, key, ns):
-    r = stdout_runs[key]
+@pytest.mark.parametrize("text,ns", [("4,6,8-10", [4, 6, 8, 9, 10]), ("8", [8]),
+                                     ("8-10,9,4", [4, 8, 9, 10])])
+def test_ranges(cli, text, ns):
+    r = cli("table", text)
     assert r.returncode == 0, r.stderr
     header, rows = _markdown_rows(r.stdout)
     _check_rows(rows, ns, unique=False)
 
 
 # ------------------------------------------------------------------ files
-
-@pytest.fixture(scope="module")
-def file_runs(tmp_path_factory):
-    d = tmp_path_factory.mktemp("table_out")
-    runs = _collect({
-        ("csv", False): _popen(["table", "1-12", "-o", "x.csv"], cwd=d),
-        ("json", False): _popen(["table", "1-12", "-o", "x.json"], cwd=d),
-        ("md", False): _popen(["table", "1-12", "-o", "x.md"], cwd=d),
-        ("json", True): _popen(["table", "1-12", "--unique", "-o", "u.json"], cwd=d),
-    })
-    return d, runs
-
 
 def _read_table_file(path, fmt):
     text = path.read_text()
@@ -116,12 +84,12 @@ def _read_table_file(path, fmt):
 
 @pytest.mark.parametrize("fmt,unique", [("csv", False), ("json", False), ("md", False),
                                         ("json", True)])
-def test_output_file(file_runs, fmt, unique):
-    d, runs = file_runs
-    r = runs[(fmt, unique)]
+def test_output_file(cli, tmp_path, fmt, unique):
+    name = f"{'u' if unique else 'x'}.{fmt}"
+    r = cli("table", "1-12", *(["--unique"] if unique else []), "-o", name, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout == "", "the table goes to the file, not stdout"
-    path = d / f"{'u' if unique else 'x'}.{fmt}"
+    path = tmp_path / name
     header, rows = _read_table_file(path, fmt)
     want = ["n", "total"] + (["fundamental"] if unique else []) + ["method", "units",
                                                                    "seconds"]
@@ -131,7 +99,7 @@ def test_output_file(file_runs, fmt, unique):
         # JSON keeps numbers as numbers.
         assert all(isinstance(row["total"], int) and isinstance(row["n"], int)
                    for row in rows)
-    assert not [p for p in os.listdir(d) if p.endswith(".part")], "temporary file left"
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".part")], "temporary file left"
 
 
 # ------------------------------------------------------------------ refusals
@@ -139,60 +107,50 @@ def test_output_file(file_runs, fmt, unique):
 BAD_RANGES = ["5-3", "1-", "a-b", "", "1-65"]
 
 
-@pytest.fixture(scope="module")
-def refusal_runs(tmp_path_factory):
-    d = tmp_path_factory.mktemp("table_refuse")
-    (d / "old.csv").write_text("keep me\n")
-    procs = {("range", text): _popen(["table", text]) for text in BAD_RANGES}
-    procs["txt"] = _popen(["table", "1-4", "-o", "x.txt"], cwd=d)
-    procs["exists"] = _popen(["table", "1-4", "-o", "old.csv"], cwd=d)
-    return d, _collect(procs)
-
-
 @pytest.mark.parametrize("text", BAD_RANGES, ids=repr)
-def test_bad_range_exit_2(refusal_runs, text):
-    _assert_one_line_error(refusal_runs[1][("range", text)])
+def test_bad_range_exit_2(cli, text):
+    assert_one_line_error(cli("table", text))
 
 
-def test_unknown_extension_exit_2(refusal_runs):
-    d, runs = refusal_runs
-    _assert_one_line_error(runs["txt"])
-    assert ".csv" in runs["txt"].stderr
-    assert not (d / "x.txt").exists()
+def test_unknown_extension_exit_2(cli, tmp_path):
+    r = cli("table", "1-4", "-o", "x.txt", cwd=tmp_path)
+    assert_one_line_error(r)
+    assert ".csv" in r.stderr
+    assert not (tmp_path / "x.txt").exists()
 
 
-def test_existing_file_refused_without_force(refusal_runs):
-    d, runs = refusal_runs
-    r = runs["exists"]
-    _assert_one_line_error(r)
+def test_existing_file_refused_without_force(cli, tmp_path):
+    (tmp_path / "old.csv").write_text("keep me\n")
+    r = cli("table", "1-4", "-o", "old.csv", cwd=tmp_path)
+    assert_one_line_error(r)
     assert "--force" in r.stderr
-    assert (d / "old.csv").read_text() == "keep me\n"
+    assert (tmp_path / "old.csv").read_text() == "keep me\n"
 
 
-def test_force_overwrites(run_cli, tmp_path):
+def test_force_overwrites(cli, tmp_path):
     path = tmp_path / "t.csv"
     path.write_text("old\n")
-    r = run_cli("table", "4-6", "-o", path, "--force")
+    r = cli("table", "4-6", "-o", path, "--force")
     assert r.returncode == 0, r.stderr
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     _check_rows(rows, [4, 5, 6], unique=False)
 
 
-def test_checkpoint_depth_conflict_refused_before_any_row(run_cli, tmp_path):
+def test_checkpoint_depth_conflict_refused_before_any_row(cli, tmp_path):
     # The checkpoint recorded other split depths: refused before the header,
     # not after the rows that fit.
     ck = tmp_path / "t.db"
-    first = run_cli("table", "8-11", "--checkpoint", ck, "--quiet")
+    first = cli("table", "8-11", "--checkpoint", ck, "--quiet")
     assert first.returncode == 0, first.stderr
-    r = run_cli("table", "8-11", "--checkpoint", ck, "--split-depth", 3)
+    r = cli("table", "8-11", "--checkpoint", ck, "--split-depth", 3)
     assert r.returncode == 2 and r.stdout == ""
     assert "leave out the split depth (--split-depth)" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
-    again = run_cli("table", "8-11", "--checkpoint", ck)
+    again = cli("table", "8-11", "--checkpoint", ck)
     assert again.returncode == 0 and "| 11 | 2680 |" in again.stdout
     # Sizes without work units record depth 0; the same command runs again.
     small = tmp_path / "s.db"
     for _ in range(2):
-        r = run_cli("table", "1-6", "--checkpoint", small, "--split-depth", 3, "--quiet")
+        r = cli("table", "1-6", "--checkpoint", small, "--split-depth", 3, "--quiet")
         assert r.returncode == 0 and "| 6 | 4 |" in r.stdout, r.stderr

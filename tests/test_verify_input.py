@@ -1,22 +1,17 @@
 """Input handling of ``verify``: standard input sniffed like a file, n of
 empty results, n = 0, and clear errors for bad ``.npy`` files.
 
-The round trips ``solutions N --out F`` / ``verify F --complete`` run
-in-process through :func:`parqueens.cli.main` (the same code as the
-command, much faster); standard input goes through a real pipe to a
-subprocess.
+The commands run in-process through :func:`parqueens.cli.main` (the same
+code as the command, much faster); standard input is then a real pipe, not
+seekable, as when the shell pipes into the command.
 """
 
 import io
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
-from cli_helpers import assert_one_line_error, cli_env
-from parqueens.cli import main
+from cli_helpers import assert_one_line_error
 from parqueens.formats import FORMATS, SolutionWriter, read_solutions
 from parqueens.listing import solutions
 
@@ -34,13 +29,6 @@ def _file_bytes(tmp_path, fmt, sols, n):
 
 def _stdin(monkeypatch, data):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
-
-
-def _run(capsys, *argv):
-    """``main(argv)``: (exit code, stdout, stderr)."""
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ---------------------------------------------------------------- read_solutions
@@ -177,105 +165,82 @@ ROUND_TRIPS = [(n, fmt) for n in COUNTS for fmt in FORMATS]
 
 
 @pytest.mark.parametrize("n, fmt", ROUND_TRIPS)
-def test_round_trip_complete(tmp_path, capsys, monkeypatch, n, fmt):
-    monkeypatch.chdir(tmp_path)
+def test_round_trip_complete(cli, tmp_path, n, fmt):
     f = f"x.{fmt}"
-    code, out, err = _run(capsys, "solutions", n, "--out", f, "--jobs", 1, "-q")
-    assert code == 0, err
+    r = cli("solutions", n, "--out", f, "--jobs", 1, "-q", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
     want = COUNTS[n]
     sols = "solution" if want == 1 else "solutions"
-    done = f"complete: all {want} {sols}"
-    code, out, err = _run(capsys, "verify", f, "--complete", "--n", n, "--jobs", 1)
-    assert (code, out, err) == (0, f"{f}: {want} {sols} of n = {n}, all valid, "
-                                   f"no duplicates, {done}\n", "")
-    code, out, err = _run(capsys, "verify", f, "--complete", "--jobs", 1)
+    report = f"{f}: {want} {sols} of n = {n}, all valid, no duplicates, complete: all {want} " \
+             f"{sols}\n"
+    r = cli("verify", f, "--complete", "--n", n, "--jobs", 1, cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, report, "")
+    r = cli("verify", f, "--complete", "--jobs", 1, cwd=tmp_path)
     if want == 0 and fmt != "npy":
         # an empty text file does not tell n
-        assert code == 2 and out == "", err
-        assert err == f"parqueens: {f}: cannot tell n from an empty file; give --n\n"
+        assert r.returncode == 2 and r.stdout == "", r.stderr
+        assert r.stderr == f"parqueens: {f}: cannot tell n from an empty file; give --n\n"
     else:
-        assert code == 0, out + err
-        assert out == f"{f}: {want} {sols} of n = {n}, all valid, no duplicates, {done}\n"
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert r.stdout == report
 
 
-def test_empty_file_without_complete(tmp_path, capsys, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+def test_empty_file_without_complete(cli, tmp_path):
     (tmp_path / "e.txt").write_text("")
-    code, out, err = _run(capsys, "verify", "e.txt")
+    r = cli("verify", "e.txt", cwd=tmp_path)
     # no n is claimed for a file that holds none
-    assert (code, out, err) == (0, "e.txt: 0 solutions, all valid, no duplicates\n", "")
+    assert (r.returncode, r.stdout, r.stderr) == (
+        0, "e.txt: 0 solutions, all valid, no duplicates\n", "")
 
 
-# ---------------------------------------------------------------- the command, subprocess
-
-def _verify_stdin(cwd, data, *args):
-    """``parqueens verify - ARGS`` in folder cwd with ``data`` piped to its stdin."""
-    r = subprocess.run([sys.executable, "-m", "parqueens", "verify", "-", *map(str, args)],
-                       input=data, capture_output=True, env=cli_env(), timeout=300, cwd=cwd)
-    return subprocess.CompletedProcess(r.args, r.returncode, r.stdout.decode(),
-                                       r.stderr.decode())
-
-
-@pytest.fixture(scope="module")
-def piped(tmp_path_factory):
-    """The piped cases, run concurrently: name -> CompletedProcess."""
-    folder = tmp_path_factory.mktemp("piped")
-    cases = {fmt: (_file_bytes(folder, fmt, SOL8, 8), "--complete", "--jobs", 1)
-             for fmt in FORMATS}
-    cases.update({
-        "n0": (b"\n", "--complete", "--jobs", 1),
-        "empty": (b"", "--complete", "--jobs", 1),
-        "empty_n2": (b"", "--complete", "--n", 2, "--jobs", 1),
-        "bad_npy": (b"\x93NUMPY junk", "--jobs", 1),
-        "text_as_npy": (b"1 3 0 2\n", "--format", "npy"),
-        "board4_one_based": (b".Q..\n...Q\nQ...\n..Q.\n", "--one-based"),
-    })
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(zip(cases, pool.map(lambda c: _verify_stdin(folder, *c), cases.values())))
-
+# ---------------------------------------------------------------- the command, piped input
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_stdin_formats(piped, fmt):
-    r = piped[fmt]
+def test_stdin_formats(cli, tmp_path, fmt):
+    data = _file_bytes(tmp_path, fmt, SOL8, 8)
+    r = cli("verify", "-", "--complete", "--jobs", 1, input=data)
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout == "-: 92 solutions of n = 8, all valid, no duplicates, " \
                        "complete: all 92 solutions\n"
 
 
-def test_stdin_n0(piped):
-    r = piped["n0"]
+def test_stdin_n0(cli):
+    r = cli("verify", "-", "--complete", "--jobs", 1, input=b"\n")
     assert (r.returncode, r.stderr) == (0, "")
     assert "1 solution of n = 0" in r.stdout and "complete: all 1 solution" in r.stdout
 
 
-def test_stdin_empty(piped):
-    assert_one_line_error(piped["empty"])
-    assert "cannot tell n from an empty file; give --n" in piped["empty"].stderr
-    r = piped["empty_n2"]
+def test_stdin_empty(cli):
+    r = cli("verify", "-", "--complete", "--jobs", 1, input=b"")
+    assert_one_line_error(r)
+    assert "cannot tell n from an empty file; give --n" in r.stderr
+    r = cli("verify", "-", "--complete", "--n", 2, "--jobs", 1, input=b"")
     assert (r.returncode, r.stderr) == (0, "")
     assert "0 solutions of n = 2" in r.stdout and "complete: all 0 solutions" in r.stdout
 
 
-@pytest.mark.parametrize("case", ["bad_npy", "text_as_npy"])
-def test_stdin_bad_npy(piped, case):
-    r = piped[case]
+@pytest.mark.parametrize("data,args", [(b"\x93NUMPY junk", ["--jobs", 1]),
+                                       (b"1 3 0 2\n", ["--format", "npy"])],
+                         ids=["bad_npy", "text_as_npy"])
+def test_stdin_bad_npy(cli, data, args):
+    r = cli("verify", "-", *args, input=data)
     assert_one_line_error(r)
     assert r.stderr.startswith("parqueens: error: <stdin> is not a valid .npy file of "
                                "solutions: ")
 
 
-def test_stdin_board_one_based(piped):
+def test_stdin_board_one_based(cli):
     # board has no column numbers: --one-based is refused, as for `solutions`
-    r = piped["board4_one_based"]
+    r = cli("verify", "-", "--one-based", input=b".Q..\n...Q\nQ...\n..Q.\n")
     assert_one_line_error(r)
     assert "(--one-based) apply to perm and jsonl, not board" in r.stderr
 
 
 @pytest.mark.parametrize("name", ["text.npy", "trunc.npy", "object.npy", "zip.npy",
                                   "empty.npy"])
-def test_cli_bad_npy_file(tmp_path, run_cli, name):
+def test_cli_bad_npy_file(tmp_path, cli, name):
     (tmp_path / name).write_bytes(_bad_npy_files()[name])
-    r = run_cli("verify", name, cwd=tmp_path)
+    r = cli("verify", name, cwd=tmp_path)
     assert_one_line_error(r)
     assert r.stderr.startswith(f"parqueens: error: {name} is not a valid .npy file of "
                                "solutions: ")
