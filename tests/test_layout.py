@@ -59,9 +59,9 @@ def test_jobs_decided_once_and_reported_as_run(cli):
     assert r.jobs == min(1000, cores) == plan_jobs(1000)
     # the split is sized on the jobs that run, not on the request
     assert r.units == run_count(12, jobs=cores).units
-    r = cli("count", 12, "--jobs", 1000, "--json")
-    assert r.returncode == 0
-    d, err = json.loads(r.stdout), r.stderr
+    p = cli("count", 12, "--jobs", 1000, "--json")
+    assert p.returncode == 0
+    d, err = json.loads(p.stdout), p.stderr
     assert d["jobs"] == cores and d["total"] == A000170[12] and d["units"] == r.units
     assert f"--jobs 1000: this machine has {cores} core" in err
     # no more jobs than units
