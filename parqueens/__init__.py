@@ -23,11 +23,18 @@ from .names import VERSION as __version__
 
 # The public names are imported on first use (PEP 562), so that the command
 # line starts, and answers Ctrl-C, before numba and numpy are loaded.
-_LAZY = {"construct": "construct", "is_solution": "construct",
-         "first_solution": "listing", "solutions": "listing",
-         "CountResult": "runner", "run_count": "runner",
-         "canonical": "symmetry", "orbit": "symmetry", "orbit_size": "symmetry",
-         "transform": "symmetry"}
+_LAZY = {
+    "construct": "construct",
+    "is_solution": "construct",
+    "first_solution": "listing",
+    "solutions": "listing",
+    "CountResult": "runner",
+    "run_count": "runner",
+    "canonical": "symmetry",
+    "orbit": "symmetry",
+    "orbit_size": "symmetry",
+    "transform": "symmetry",
+}
 
 
 def __getattr__(name):
@@ -39,8 +46,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted({k for k in globals() if not k.startswith("_")} | set(_LAZY) |
-                  {"__version__"})
+    return sorted({k for k in globals() if not k.startswith("_")} | set(_LAZY) | {"__version__"})
 
 
 class _Package(_types.ModuleType):
@@ -89,8 +95,10 @@ def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=
         For invalid arguments.
     """
     from .runner import run_count
-    return run_count(n, jobs=jobs, method=method, split_depth=split_depth,
-                     progress=progress, fixed=fixed).total
+
+    return run_count(
+        n, jobs=jobs, method=method, split_depth=split_depth, progress=progress, fixed=fixed
+    ).total
 
 
 def count_unique(n, *, jobs=None, method=None, split_depth=None, progress=False):
@@ -101,10 +109,24 @@ def count_unique(n, *, jobs=None, method=None, split_depth=None, progress=False)
     maps orbit size (8, 4, 2, 1) to the number of classes of that size.
     """
     from .runner import run_count
-    return run_count(n, unique=True, jobs=jobs, method=method, split_depth=split_depth,
-                     progress=progress)
+
+    return run_count(
+        n, unique=True, jobs=jobs, method=method, split_depth=split_depth, progress=progress
+    )
 
 
-__all__ = ["count", "count_unique", "run_count", "CountResult", "solutions", "first_solution",
-           "construct", "is_solution", "canonical", "orbit", "orbit_size", "transform",
-           "__version__"]
+__all__ = [
+    "count",
+    "count_unique",
+    "run_count",
+    "CountResult",
+    "solutions",
+    "first_solution",
+    "construct",
+    "is_solution",
+    "canonical",
+    "orbit",
+    "orbit_size",
+    "transform",
+    "__version__",
+]

@@ -49,8 +49,7 @@ class RunInterrupted(KeyboardInterrupt):
     """
 
     def __init__(self, n, finished, units, terminated=False):
-        super().__init__(f"interrupted during n = {n} with {finished} of {units} units "
-                         f"finished")
+        super().__init__(f"interrupted during n = {n} with {finished} of {units} units finished")
         self.n, self.finished, self.units, self.terminated = n, finished, units, terminated
 
 
@@ -65,14 +64,16 @@ class WorkerDied(RuntimeError):
     def __init__(self, unit_ids, what="a worker process died (killed or out of memory)"):
         self.unit_ids = unit_ids
         shown = ", ".join(unit_ids[:3]) + (", ..." if len(unit_ids) > 3 else "")
-        super().__init__(f"{what} while searching one of the {len(unit_ids)} unfinished "
-                         f"units ({shown})")
+        super().__init__(
+            f"{what} while searching one of the {len(unit_ids)} unfinished units ({shown})"
+        )
 
 
 def cpu_count():
     """The cores this process may use: ``joblib.cpu_count()``, which respects
     CPU affinity and container quotas."""
     import joblib  # here: a run of one job does without it (0.1 s of start-up)
+
     return joblib.cpu_count()
 
 
@@ -127,10 +128,12 @@ def plan_jobs(jobs, backend="threads", n=None):
 def _cluster_threads():
     try:
         from distributed import get_client
+
         return sum(get_client().nthreads().values()) or 1
     except (ImportError, ValueError):
-        raise BackendError("the dask backend runs inside parqueens.backends.dask_client(); "
-                           "none is active") from None
+        raise BackendError(
+            "the dask backend runs inside parqueens.backends.dask_client(); none is active"
+        ) from None
 
 
 def parallel(backend, jobs, ordered=False):
@@ -144,13 +147,13 @@ def parallel(backend, jobs, ordered=False):
     :func:`start_workers`.
     """
     import joblib
+
     ret = "generator" if ordered else "generator_unordered"
     backend = check_backend(backend)
     if backend == "dask":
         return joblib.Parallel(n_jobs=-1, return_as=ret)
     extra = {"initializer": ignore_sigint} if backend == "loky" else {}
-    with joblib.parallel_config(backend="threading" if backend == "threads" else "loky",
-                                **extra):
+    with joblib.parallel_config(backend="threading" if backend == "threads" else "loky", **extra):
         # joblib's default keeps 2 * jobs chunks in flight: a listing's
         # memory stays bounded.
         return joblib.Parallel(n_jobs=jobs, return_as=ret)
@@ -233,8 +236,10 @@ def worker_failure(exc, unit_ids):
     name = type(exc).__name__
     if name in ("TerminatedWorkerError", "BrokenProcessPool"):
         return WorkerDied(unit_ids)
-    if type(exc).__module__.startswith("distributed") or \
-            name in ("CancelledError", "FutureCancelledError"):
+    if type(exc).__module__.startswith("distributed") or name in (
+        "CancelledError",
+        "FutureCancelledError",
+    ):
         return WorkerDied(unit_ids, f"the Dask cluster failed ({name}: {str(exc)[:120]})")
     return None
 
@@ -253,14 +258,18 @@ def open_backend(backend="threads", jobs=None, scheduler=None):
     if scheduler is not None and backend != "dask":
         raise ValueError("a scheduler (--scheduler) needs the dask backend (--backend dask)")
     if scheduler is not None and not scheduler.strip():
-        raise ValueError("the scheduler needs an address such as tcp://HOST:8786 (leave it "
-                         "out to start a local cluster)")
+        raise ValueError(
+            "the scheduler needs an address such as tcp://HOST:8786 (leave it "
+            "out to start a local cluster)"
+        )
     if backend != "dask":
         yield jobs
         return
     workers = check_jobs(jobs)
-    with dask_client(scheduler, n_workers=workers if workers and workers > 0 else None) \
-            as (_, threads):
+    with dask_client(scheduler, n_workers=workers if workers and workers > 0 else None) as (
+        _,
+        threads,
+    ):
         yield threads
 
 
@@ -294,15 +303,21 @@ def dask_client(scheduler=None, n_workers=None, timeout=10):
         import joblib
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise BackendError("the dask backend needs dask.distributed: "
-                           "pip install 'parqueens[dask]'") from None
+        raise BackendError(
+            "the dask backend needs dask.distributed: pip install 'parqueens[dask]'"
+        ) from None
     cluster = None
     try:
         if scheduler:
             client = Client(scheduler, timeout=timeout)
         else:
-            cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address=None)
+            cluster = LocalCluster(
+                n_workers=n_workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            )
             client = Client(cluster, timeout=timeout)
     except (OSError, TimeoutError) as exc:
         if cluster is not None:

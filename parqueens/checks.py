@@ -73,8 +73,9 @@ def check_one_based(fmt, one_based):
     only perm and jsonl write columns as numbers (board and matrix draw
     them, npy arrays are 0-based)."""
     if one_based and fmt not in NUMBERED_FORMATS:
-        raise ValueError(f"one-based columns (--one-based) apply to "
-                         f"{' and '.join(NUMBERED_FORMATS)}, not {fmt}")
+        raise ValueError(
+            f"one-based columns (--one-based) apply to {' and '.join(NUMBERED_FORMATS)}, not {fmt}"
+        )
     return bool(one_based)
 
 
@@ -104,23 +105,27 @@ def check_split_depth(depth, n, method, lowest=1):
     method's smallest, see :func:`parqueens.units.min_depth`)."""
     depth = check_int(depth, "split depth")
     if not lowest <= depth <= n:
-        raise ValueError(f"split depth must be {lowest}..{n} for n = {n} and method "
-                         f"{method}, got {depth}")
+        raise ValueError(
+            f"split depth must be {lowest}..{n} for n = {n} and method {method}, got {depth}"
+        )
     return depth
 
 
 def check_unique_fixed(unique, fixed):
     """``ValueError`` if symmetry classes are asked for with fixed queens."""
     if unique and fixed:
-        raise ValueError("unique (--unique) cannot be combined with fixed queens (--fixed): "
-                         "fixing a queen breaks the symmetry that defines the classes")
+        raise ValueError(
+            "unique (--unique) cannot be combined with fixed queens (--fixed): "
+            "fixing a queen breaks the symmetry that defines the classes"
+        )
 
 
 def check_method_fixed(method, fixed):
     """``ValueError`` if a symmetry method is asked for with fixed queens."""
     if fixed and method in ("d4", "mirror"):
-        raise ValueError(f"method {method} cannot be used with fixed queens (they break the "
-                         f"symmetry); use plain")
+        raise ValueError(
+            f"method {method} cannot be used with fixed queens (they break the symmetry); use plain"
+        )
 
 
 def resolve_method(method, n, fixed=(), unique=False):
@@ -175,8 +180,10 @@ def check_n(n, *, name="n", low=0, high=MAX_N):
         raise ValueError(f"{name} must be >= {low}, got {n}")
     if high is not None and n > high:
         if high == MAX_N:
-            raise ValueError(f"{name} = {n} is too large: the kernels hold a row in a 64-bit "
-                             f"mask, so {name} <= {high}")
+            raise ValueError(
+                f"{name} = {n} is too large: the kernels hold a row in a 64-bit "
+                f"mask, so {name} <= {high}"
+            )
         raise ValueError(f"{name} = {n} is too large: at most {high} here")
     return n
 
@@ -223,8 +230,11 @@ def check_fixed(n, fixed):
         r = check_int(r, "fixed queen row")
         c = check_int(c, "fixed queen column")
         if not (0 <= r < n and 0 <= c < n):
-            where = (f"rows and columns are 0..{n - 1} for n = {n}" if n else
-                     "a board of size 0 has no squares")
+            where = (
+                f"rows and columns are 0..{n - 1} for n = {n}"
+                if n
+                else "a board of size 0 has no squares"
+            )
             raise ValueError(f"fixed queen {r}:{c} is off the board ({where})")
         if (r, c) in out:
             continue  # the same queen given twice

@@ -31,19 +31,23 @@ class _Parser(argparse.ArgumentParser):
 # Each type parses the text and hands the value to the library's own check
 # (parqueens.checks), whose message argparse prints.
 
+
 def _checked(check, parse=None, name="the value"):
     """An argparse type: ``check(parse(text))``, its ValueError reported;
     ``parse`` None reads an integer (``name`` says which in the message)."""
+
     def convert(text):
         try:
             value = parse(text) if parse else int(text)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(
-                str(exc) if parse else f"{name} must be an integer, got {text!r}") from None
+                str(exc) if parse else f"{name} must be an integer, got {text!r}"
+            ) from None
         try:
             return check(value)
         except (ValueError, TypeError) as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
+
     return convert
 
 
@@ -51,8 +55,7 @@ def board_size(text):
     """argparse type for a board size: a non-negative decimal integer."""
     text = text.strip()
     if not re.fullmatch(r"\+?[0-9]+", text):
-        raise argparse.ArgumentTypeError(f"board size must be a non-negative integer, "
-                                         f"got {text!r}")
+        raise argparse.ArgumentTypeError(f"board size must be a non-negative integer, got {text!r}")
     return int(text)
 
 
@@ -78,99 +81,170 @@ class _Extend(argparse.Action):
 
 # ---------------------------------------------------------------- parser
 
+
 def _add_progress(p):
     bar = p.add_mutually_exclusive_group()
-    bar.add_argument("--progress", action="store_true", default=None,
-                     help="show a progress bar on stderr (default: when stderr is a terminal)")
+    bar.add_argument(
+        "--progress",
+        action="store_true",
+        default=None,
+        help="show a progress bar on stderr (default: when stderr is a terminal)",
+    )
     bar.add_argument("-q", "--quiet", action="store_true", help="no progress bar or notes")
 
 
 def _add_jobs(p):
-    p.add_argument("-j", "--jobs", type=job_count, default=None, metavar="J",
-                   help="parallel jobs: threads when counting, worker processes with "
-                        "--backend loky and when listing (default: all cores, as "
-                        "joblib.cpu_count(), but 1 for n <= 14; 1: run in this process; "
-                        "-1: all cores, -2: all but one; no more run than the cores)")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=job_count,
+        default=None,
+        metavar="J",
+        help="parallel jobs: threads when counting, worker processes with "
+        "--backend loky and when listing (default: all cores, as "
+        "joblib.cpu_count(), but 1 for n <= 14; 1: run in this process; "
+        "-1: all cores, -2: all but one; no more run than the cores)",
+    )
 
 
 def _add_run_options(p, *, fixed=True):
     _add_jobs(p)
-    p.add_argument("--split-depth", type=positive_int, default=None, metavar="K",
-                   help="rows pre-placed per work unit (default: automatic, >= 64 units per job)")
-    p.add_argument("--method", choices=METHODS, default=None,
-                   help="symmetry reduction: d4 (default, whole symmetry group), mirror "
-                        "(left-right only) or plain (none); all give the same counts")
-    p.add_argument("--unique", action="store_true",
-                   help="also count the fundamental solutions (distinct up to rotation and "
-                        "reflection) and the orbit breakdown")
-    p.add_argument("--checkpoint", metavar="FILE",
-                   help="keep finished work units in this SQLite file; re-running the same "
-                        "command with it resumes")
-    p.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0],
-                   help="where the work units run: threads of this process (default; the "
-                        "kernels release the GIL), local worker processes (loky) or a Dask "
-                        "cluster")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="with --backend dask: address of a running scheduler, e.g. "
-                        "tcp://HOST:8786 (default: start a local cluster)")
-    p.add_argument("--estimate", action="store_true",
-                   help="only print an estimate of the running time, and exit")
+    p.add_argument(
+        "--split-depth",
+        type=positive_int,
+        default=None,
+        metavar="K",
+        help="rows pre-placed per work unit (default: automatic, >= 64 units per job)",
+    )
+    p.add_argument(
+        "--method",
+        choices=METHODS,
+        default=None,
+        help="symmetry reduction: d4 (default, whole symmetry group), mirror "
+        "(left-right only) or plain (none); all give the same counts",
+    )
+    p.add_argument(
+        "--unique",
+        action="store_true",
+        help="also count the fundamental solutions (distinct up to rotation and "
+        "reflection) and the orbit breakdown",
+    )
+    p.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="keep finished work units in this SQLite file; re-running the same "
+        "command with it resumes",
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=BACKENDS[0],
+        help="where the work units run: threads of this process (default; the "
+        "kernels release the GIL), local worker processes (loky) or a Dask "
+        "cluster",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --backend dask: address of a running scheduler, e.g. "
+        "tcp://HOST:8786 (default: start a local cluster)",
+    )
+    p.add_argument(
+        "--estimate",
+        action="store_true",
+        help="only print an estimate of the running time, and exit",
+    )
     if fixed:
-        p.add_argument("--fixed", type=fixed_queens, action=_Extend,
-                       metavar="ROW:COL[,ROW:COL...]",
-                       help="count only solutions containing these queens (0-based)")
+        p.add_argument(
+            "--fixed",
+            type=fixed_queens,
+            action=_Extend,
+            metavar="ROW:COL[,ROW:COL...]",
+            help="count only solutions containing these queens (0-based)",
+        )
     _add_progress(p)
 
 
 def _add_output(p, formats, default_help):
-    p.add_argument("--format", choices=formats, default=None,
-                   help=f"output format (default: from the --out extension, else {default_help})")
-    p.add_argument("--one-based", action="store_true",
-                   help="number columns from 1 (perm and jsonl)")
-    p.add_argument("-o", "--out", metavar="FILE",
-                   help="write to FILE (atomically: complete or not at all); default stdout")
-    p.add_argument("--force", action="store_true",
-                   help="overwrite an existing FILE, and skip the free-space check")
+    p.add_argument(
+        "--format",
+        choices=formats,
+        default=None,
+        help=f"output format (default: from the --out extension, else {default_help})",
+    )
+    p.add_argument(
+        "--one-based", action="store_true", help="number columns from 1 (perm and jsonl)"
+    )
+    p.add_argument(
+        "-o",
+        "--out",
+        metavar="FILE",
+        help="write to FILE (atomically: complete or not at all); default stdout",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite an existing FILE, and skip the free-space check",
+    )
 
 
 def build_parser():
-    parser = _Parser(prog="parqueens",
-                     description="Count and list the solutions of the n-queens problem, "
-                                 "in parallel.",
-                     epilog="Exit codes: 0 ok, 1 negative answer, 2 bad input, "
-                            "130 interrupted, 143 terminated.")
+    parser = _Parser(
+        prog="parqueens",
+        description="Count and list the solutions of the n-queens problem, in parallel.",
+        epilog="Exit codes: 0 ok, 1 negative answer, 2 bad input, 130 interrupted, 143 terminated.",
+    )
     parser.add_argument("--version", action="version", version=f"parqueens {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
-    p = sub.add_parser("count", help="count the solutions for a board size",
-                       description="Count the solutions of the n-queens problem (OEIS "
-                                   "A000170); with --unique also the fundamental ones "
-                                   "(OEIS A002562).")
+    p = sub.add_parser(
+        "count",
+        help="count the solutions for a board size",
+        description="Count the solutions of the n-queens problem (OEIS "
+        "A000170); with --unique also the fundamental ones "
+        "(OEIS A002562).",
+    )
     p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
     _add_run_options(p)
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object: n, total, method, split_depth, units, jobs, "
-                        "seconds, nodes (null without --nodes), resumed (and fundamental, "
-                        "orbits with --unique; conflict with conflicting --fixed queens)")
-    p.add_argument("--nodes", action="store_true",
-                   help="also count the queens placed by the search (the nodes of its tree), "
-                        "with a kernel variant that counts them, 5 to 10 %% slower; shown "
-                        "in --json, else on stderr")
-    p.add_argument("--verify", action="store_true",
-                   help="compare the computed counts with the published OEIS values "
-                        "(n <= 27); exit code 1 on a mismatch")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object: n, total, method, split_depth, units, jobs, "
+        "seconds, nodes (null without --nodes), resumed (and fundamental, "
+        "orbits with --unique; conflict with conflicting --fixed queens)",
+    )
+    p.add_argument(
+        "--nodes",
+        action="store_true",
+        help="also count the queens placed by the search (the nodes of its tree), "
+        "with a kernel variant that counts them, 5 to 10 %% slower; shown "
+        "in --json, else on stderr",
+    )
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="compare the computed counts with the published OEIS values "
+        "(n <= 27); exit code 1 on a mismatch",
+    )
     p.set_defaults(func=cmd_count)
 
-    p = sub.add_parser("table", help="count a range of board sizes into a table",
-                       description="One row per n: n, total, fundamental (with --unique), "
-                                   "method, units, seconds.")
-    p.add_argument("range", type=board_range, metavar="RANGE",
-                   help="board sizes, e.g. 1-18, 8 or 4,6,8-12")
+    p = sub.add_parser(
+        "table",
+        help="count a range of board sizes into a table",
+        description="One row per n: n, total, fundamental (with --unique), method, units, seconds.",
+    )
+    p.add_argument(
+        "range", type=board_range, metavar="RANGE", help="board sizes, e.g. 1-18, 8 or 4,6,8-12"
+    )
     _add_run_options(p, fixed=False)
-    p.add_argument("-o", "--out", metavar="FILE",
-                   help="write the table to FILE (.csv, .json or .md); default: Markdown on "
-                        "stdout, row by row")
+    p.add_argument(
+        "-o",
+        "--out",
+        metavar="FILE",
+        help="write the table to FILE (.csv, .json or .md); default: Markdown on "
+        "stdout, row by row",
+    )
     p.add_argument("--force", action="store_true", help="overwrite an existing FILE")
     p.set_defaults(func=cmd_table)
 
@@ -178,64 +252,95 @@ def build_parser():
     p.add_argument("file", metavar="FILE")
     p.set_defaults(func=cmd_status)
 
-    p = sub.add_parser("solutions", help="list the solutions (streamed, lexicographic order)",
-                       description="List every solution (with --unique one canonical form "
-                                   "per symmetry class) in lexicographic order, the same "
-                                   "whatever --jobs is.")
+    p = sub.add_parser(
+        "solutions",
+        help="list the solutions (streamed, lexicographic order)",
+        description="List every solution (with --unique one canonical form "
+        "per symmetry class) in lexicographic order, the same "
+        "whatever --jobs is.",
+    )
     p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
-    p.add_argument("--unique", action="store_true",
-                   help="only the canonical form (smallest member) of each symmetry class")
+    p.add_argument(
+        "--unique",
+        action="store_true",
+        help="only the canonical form (smallest member) of each symmetry class",
+    )
     p.add_argument("--limit", type=positive_int, metavar="K", help="stop after K solutions")
-    p.add_argument("--fixed", type=fixed_queens, action=_Extend,
-                       metavar="ROW:COL[,ROW:COL...]",
-                   help="only solutions containing these queens (0-based)")
+    p.add_argument(
+        "--fixed",
+        type=fixed_queens,
+        action=_Extend,
+        metavar="ROW:COL[,ROW:COL...]",
+        help="only solutions containing these queens (0-based)",
+    )
     _add_jobs(p)
     _add_output(p, FORMATS, "perm")
     _add_progress(p)
     p.set_defaults(func=cmd_solutions)
 
-    p = sub.add_parser("first", help="the lexicographically first solution",
-                       description="Print the lexicographically first solution, found by "
-                                   "backtracking.  For some large n this takes long (the "
-                                   "first solution lies deep in the tree): `parqueens "
-                                   "construct N` gives a solution for any n at once.")
+    p = sub.add_parser(
+        "first",
+        help="the lexicographically first solution",
+        description="Print the lexicographically first solution, found by "
+        "backtracking.  For some large n this takes long (the "
+        "first solution lies deep in the tree): `parqueens "
+        "construct N` gives a solution for any n at once.",
+    )
     p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
-    p.add_argument("--fixed", type=fixed_queens, action=_Extend,
-                       metavar="ROW:COL[,ROW:COL...]",
-                   help="the first solution containing these queens (0-based)")
+    p.add_argument(
+        "--fixed",
+        type=fixed_queens,
+        action=_Extend,
+        metavar="ROW:COL[,ROW:COL...]",
+        help="the first solution containing these queens (0-based)",
+    )
     _add_output(p, FORMATS, "perm")
     p.set_defaults(func=cmd_first)
 
-    p = sub.add_parser("construct", help="a solution for any n, at once (explicit formula)",
-                       description="Print a solution for any n >= 4 (and n = 1) in O(n) "
-                                   "time, by the construction of Hoffman, Loessi & Moore "
-                                   "(1969); checked before it is printed.")
+    p = sub.add_parser(
+        "construct",
+        help="a solution for any n, at once (explicit formula)",
+        description="Print a solution for any n >= 4 (and n = 1) in O(n) "
+        "time, by the construction of Hoffman, Loessi & Moore "
+        "(1969); checked before it is printed.",
+    )
     p.add_argument("n", type=board_size, metavar="N", help="board size, any n >= 4")
     _add_output(p, FORMATS, "perm")
     p.set_defaults(func=cmd_construct)
 
-    p = sub.add_parser("verify", help="check a file of solutions",
-                       description="Check that every solution in FILE is a valid placement, "
-                                   "find duplicates and report the count; --complete also "
-                                   "checks that the file holds exactly all solutions (all "
-                                   "classes with --unique).  Exit code 0 if all is well, 1 "
-                                   "if not.")
+    p = sub.add_parser(
+        "verify",
+        help="check a file of solutions",
+        description="Check that every solution in FILE is a valid placement, "
+        "find duplicates and report the count; --complete also "
+        "checks that the file holds exactly all solutions (all "
+        "classes with --unique).  Exit code 0 if all is well, 1 "
+        "if not.",
+    )
     p.add_argument("file", metavar="FILE", help="a file in any format (or - for stdin)")
-    p.add_argument("--n", type=board_size, default=None, help="board size (default: from "
-                                                              "the first solution)")
-    p.add_argument("--format", choices=FORMATS, default=None,
-                   help="the file's format (default: from its extension or content)")
+    p.add_argument(
+        "--n", type=board_size, default=None, help="board size (default: from the first solution)"
+    )
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="the file's format (default: from its extension or content)",
+    )
     p.add_argument("--one-based", action="store_true", help="perm/jsonl columns count from 1")
-    p.add_argument("--complete", action="store_true",
-                   help="also check that the file holds all the solutions")
-    p.add_argument("--unique", action="store_true",
-                   help="the file lists one canonical form per class")
+    p.add_argument(
+        "--complete", action="store_true", help="also check that the file holds all the solutions"
+    )
+    p.add_argument(
+        "--unique", action="store_true", help="the file lists one canonical form per class"
+    )
     _add_jobs(p)
     p.set_defaults(func=cmd_verify)
     return parser
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _show_progress(args):
     if getattr(args, "quiet", False):
@@ -252,10 +357,14 @@ def _check_jobs(args):
     if jobs is None or jobs < 2 or backend == "dask":
         return
     from .backends import plan_jobs
+
     used = plan_jobs(jobs, backend)
     if used < jobs:
-        _note(args, f"--jobs {jobs}: this machine has {used} core{'s' * (used > 1)}, so "
-                    f"{used} job{'s' * (used > 1)} run (more would only share them)")
+        _note(
+            args,
+            f"--jobs {jobs}: this machine has {used} core{'s' * (used > 1)}, so "
+            f"{used} job{'s' * (used > 1)} run (more would only share them)",
+        )
 
 
 def _check_split_depth(args):
@@ -276,15 +385,18 @@ def _check_split_depth(args):
         return
     from .backends import plan_jobs
     from .units import auto_depth
+
     try:
         jobs = plan_jobs(args.jobs, args.backend if args.backend != "dask" else "threads")
         for n in ns:
-            default = auto_depth(n, checks.resolve_method(args.method, n, fixed, args.unique),
-                                 jobs)
+            default = auto_depth(n, checks.resolve_method(args.method, n, fixed, args.unique), jobs)
             if depth > default + 2:
-                _note(args, f"--split-depth {depth} is much deeper than n = {n} needs (default "
-                            f"{default}): the units are built one by one in Python, which can "
-                            f"take far longer than the search itself")
+                _note(
+                    args,
+                    f"--split-depth {depth} is much deeper than n = {n} needs (default "
+                    f"{default}): the units are built one by one in Python, which can "
+                    f"take far longer than the search itself",
+                )
                 return
     except (ValueError, TypeError):
         return  # the command reports it
@@ -310,6 +422,7 @@ def _format_seconds(seconds):
 def _backend(args):
     """The command's backend (a context manager yielding the jobs to run)."""
     from .backends import open_backend
+
     return open_backend(args.backend, args.jobs, args.scheduler)
 
 
@@ -320,30 +433,55 @@ def _open_store(args, command, ns):
         return None
     from .runner import run_identity
     from .store import RunStore
-    params = {"command": command, "n": ns,
-              **run_identity(args.method, args.unique, getattr(args, "fixed", None))}
+
+    params = {
+        "command": command,
+        "n": ns,
+        **run_identity(args.method, args.unique, getattr(args, "fixed", None)),
+    }
     return RunStore(args.checkpoint, params)
 
 
 def _maybe_estimate(args, n, jobs, fixed=None):
     """--estimate: print it and return True; otherwise warn about long runs."""
     from .runner import estimate
+
     if not args.estimate and n < 18:
         return False
-    e = estimate(n, method=args.method, jobs=jobs, split_depth=args.split_depth, fixed=fixed,
-                 backend=args.backend)
-    text = (f"estimate for n = {n}: about {_format_seconds(e['seconds'])} on {e['jobs']} "
-            f"job(s) ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
-            f"Knuth's random probes, usually within a factor of 2)")
+    e = estimate(
+        n,
+        method=args.method,
+        jobs=jobs,
+        split_depth=args.split_depth,
+        fixed=fixed,
+        backend=args.backend,
+    )
+    text = (
+        f"estimate for n = {n}: about {_format_seconds(e['seconds'])} on {e['jobs']} "
+        f"job(s) ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
+        f"Knuth's random probes, usually within a factor of 2)"
+    )
     if args.estimate:
         if getattr(args, "json", False):
-            print(json.dumps({"n": n, "estimate_seconds": e["seconds"], "jobs": e["jobs"],
-                              "nodes": e["nodes"], "nodes_per_second": e["rate"]}))
+            print(
+                json.dumps(
+                    {
+                        "n": n,
+                        "estimate_seconds": e["seconds"],
+                        "jobs": e["jobs"],
+                        "nodes": e["nodes"],
+                        "nodes_per_second": e["rate"],
+                    }
+                )
+            )
         else:
             print(text)
         if getattr(args, "checkpoint", None):
-            _note(args, "(the estimate is for the whole run; units already finished in "
-                        f"{args.checkpoint} are not subtracted)")
+            _note(
+                args,
+                "(the estimate is for the whole run; units already finished in "
+                f"{args.checkpoint} are not subtracted)",
+            )
         return True
     if e["seconds"] > 60:
         _note(args, text)
@@ -352,27 +490,41 @@ def _maybe_estimate(args, n, jobs, fixed=None):
 
 # ---------------------------------------------------------------- commands
 
+
 def cmd_count(args):
     # The library's checks first: a usage error answers before numba loads.
     checks.check_count(args.n, args.method, args.unique, args.fixed, args.split_depth)
     if args.verify:
         from . import oeis
+
         if args.fixed:
-            raise UsageError("parqueens: --verify compares whole-board counts; it cannot be "
-                             "used with --fixed")
+            raise UsageError(
+                "parqueens: --verify compares whole-board counts; it cannot be used with --fixed"
+            )
         if args.n not in oeis.KNOWN:
-            raise UsageError(f"parqueens: --verify knows the published counts for n <= "
-                             f"{max(oeis.KNOWN)}, not n = {args.n}")
+            raise UsageError(
+                f"parqueens: --verify knows the published counts for n <= "
+                f"{max(oeis.KNOWN)}, not n = {args.n}"
+            )
     with _backend(args) as jobs:
         if _maybe_estimate(args, args.n, jobs, args.fixed):
             return 0
         from .runner import run_count
+
         store = _open_store(args, "count", [args.n])
         try:
-            result = run_count(args.n, unique=args.unique, method=args.method, jobs=jobs,
-                               split_depth=args.split_depth, progress=_show_progress(args),
-                               fixed=args.fixed, checkpoint=store, backend=args.backend,
-                               nodes=args.nodes)
+            result = run_count(
+                args.n,
+                unique=args.unique,
+                method=args.method,
+                jobs=jobs,
+                split_depth=args.split_depth,
+                progress=_show_progress(args),
+                fixed=args.fixed,
+                checkpoint=store,
+                backend=args.backend,
+                nodes=args.nodes,
+            )
         finally:
             if store is not None:
                 store.close()
@@ -383,6 +535,7 @@ def cmd_count(args):
         _note(args, f"resumed {result.resumed} of {result.units} units from {args.checkpoint}")
     if args.verify:
         from . import oeis
+
         ok, message = oeis.check(result.n, result.total, result.fundamental)
         print(message, file=sys.stderr)
         code = 1 if ok is False else 0
@@ -391,15 +544,20 @@ def cmd_count(args):
     elif args.unique:
         print(f"total {result.total}")
         print(f"fundamental {result.fundamental}")
-        print("orbits " + " ".join(f"{size}:{k}" for size, k in result.orbits.items()
-                                   if size > 1 or k))
+        print(
+            "orbits "
+            + " ".join(f"{size}:{k}" for size, k in result.orbits.items() if size > 1 or k)
+        )
     else:
         print(result.total)
     # After the result, which a failing stderr must not cost; shown even with
     # --quiet, since it was asked for.
     if args.nodes and result.nodes is None:
-        print("nodes unknown: units resumed from the checkpoint were stored without their "
-              "count (not counted for the others either)", file=sys.stderr)
+        print(
+            "nodes unknown: units resumed from the checkpoint were stored without their "
+            "count (not counted for the others either)",
+            file=sys.stderr,
+        )
     elif args.nodes and not args.json:
         print(f"nodes {result.nodes}", file=sys.stderr)
     return code
@@ -410,8 +568,9 @@ def cmd_table(args):
     if args.out is not None:
         ext = os.path.splitext(args.out)[1].lower()
         if ext not in TABLE_EXTENSIONS:
-            raise UsageError(f"parqueens: --out must end in "
-                             f"{', '.join(TABLE_EXTENSIONS)}, got {args.out!r}")
+            raise UsageError(
+                f"parqueens: --out must end in {', '.join(TABLE_EXTENSIONS)}, got {args.out!r}"
+            )
         fmt = TABLE_EXTENSIONS[ext]
         _check_out_path(args.out, args.force)
     ns = args.range
@@ -425,6 +584,7 @@ def cmd_table(args):
                 _maybe_estimate(args, n, jobs)
             return 0
         from .runner import run_count
+
         store = _open_store(args, "table", ns)
         if store is not None and args.split_depth is not None:
             try:
@@ -434,8 +594,15 @@ def cmd_table(args):
                 store.close()
                 raise
         from tqdm import tqdm
-        outer = tqdm(total=len(ns), disable=not _show_progress(args), file=sys.stderr,
-                     unit="n", desc="table", position=0)
+
+        outer = tqdm(
+            total=len(ns),
+            disable=not _show_progress(args),
+            file=sys.stderr,
+            unit="n",
+            desc="table",
+            position=0,
+        )
         try:
             if not args.out:
                 print(_table_header(args.unique), flush=True)
@@ -443,9 +610,16 @@ def cmd_table(args):
                 if n >= 18:
                     _maybe_estimate(args, n, jobs)
                 outer.set_postfix_str(f"n={n}")
-                r = run_count(n, unique=args.unique, method=args.method, jobs=jobs,
-                              split_depth=args.split_depth, progress=False,
-                              checkpoint=store, backend=args.backend)
+                r = run_count(
+                    n,
+                    unique=args.unique,
+                    method=args.method,
+                    jobs=jobs,
+                    split_depth=args.split_depth,
+                    progress=False,
+                    checkpoint=store,
+                    backend=args.backend,
+                )
                 rows.append(r)
                 outer.update(1)
                 if not args.out:
@@ -466,8 +640,11 @@ def _table_header(unique):
 
 
 def _table_fields(r, unique):
-    return [r.n, r.total] + ([r.fundamental] if unique else []) + [r.method, r.units,
-                                                                   round(r.seconds, 3)]
+    return (
+        [r.n, r.total]
+        + ([r.fundamental] if unique else [])
+        + [r.method, r.units, round(r.seconds, 3)]
+    )
 
 
 def _table_row(r, unique):
@@ -477,6 +654,7 @@ def _table_row(r, unique):
 def _write_table(path, fmt, rows, unique, force):
     import csv
     import io
+
     buf = io.StringIO()
     names = ["n", "total"] + (["fundamental"] if unique else []) + ["method", "units", "seconds"]
     if fmt == "csv":
@@ -485,35 +663,43 @@ def _write_table(path, fmt, rows, unique, force):
         for r in rows:
             w.writerow(_table_fields(r, unique))
     elif fmt == "json":
-        json.dump([dict(zip(names, _table_fields(r, unique), strict=True)) for r in rows], buf,
-                  indent=1)
+        json.dump(
+            [dict(zip(names, _table_fields(r, unique), strict=True)) for r in rows], buf, indent=1
+        )
         buf.write("\n")
     else:
         buf.write(_table_header(unique) + "\n")
         for r in rows:
             buf.write(_table_row(r, unique) + "\n")
     from .formats import write_text_atomically
+
     write_text_atomically(path, buf.getvalue(), force)
 
 
 def _check_out_path(path, force):
     """The output path, checked before any work (see formats.check_output_path)."""
     from .formats import check_output_path
+
     return check_output_path(path, force)
 
 
 def cmd_status(args):
     from .runner import tally_stored
     from .store import CheckpointError, RunStore
+
     with RunStore(args.file) as store:
         params = store.params
         if not {"command", "n", "method", "unique"} <= params.keys():
-            raise CheckpointError(f"{args.file} was not made by the parqueens command (it has "
-                                  f"no count/table parameters)")
+            raise CheckpointError(
+                f"{args.file} was not made by the parqueens command (it has "
+                f"no count/table parameters)"
+            )
         fixed = ",".join(f"{r}:{c}" for r, c in params.get("fixed") or [])
-        print(f"checkpoint {args.file}: {params['command']} n={_range_text(params['n'])} "
-              f"method={params['method'] or 'd4'} unique={params['unique']}"
-              + (f" fixed={fixed}" if fixed else ""))
+        print(
+            f"checkpoint {args.file}: {params['command']} n={_range_text(params['n'])} "
+            f"method={params['method'] or 'd4'} unique={params['unique']}"
+            + (f" fixed={fixed}" if fixed else "")
+        )
         summary = {s["n"]: s for s in store.summary()}
         for n in params["n"]:
             s = summary.get(n)
@@ -547,12 +733,14 @@ def _stored_method(params, n):
         return checks.resolve_method(params["method"], n, fixed, params["unique"])
     except (ValueError, TypeError) as exc:
         from .store import CheckpointError
+
         raise CheckpointError(f"the checkpoint's parameters are not a run's: {exc}") from None
 
 
 def _done_share(params, n, s):
     """The estimated share of the work in the stored units of n (0 if none)."""
     from .units import SHARES_UP_TO, make_units, work_shares
+
     if not s["units_done"] or not s["split_depth"]:
         return 0.0
     if s["units_total"] > SHARES_UP_TO:  # building them would take long
@@ -581,11 +769,14 @@ def _output_format(args, default="perm"):
 
 def _named_format(args, default):
     from .names import EXTENSIONS
+
     if args.format and args.out and args.out != "-":
         ext = os.path.splitext(args.out)[1].lower()
         if ext in EXTENSIONS and EXTENSIONS[ext] != args.format:
-            raise UsageError(f"parqueens: --format {args.format} contradicts the extension of "
-                             f"{args.out} ({EXTENSIONS[ext]}); rename the file or drop --format")
+            raise UsageError(
+                f"parqueens: --format {args.format} contradicts the extension of "
+                f"{args.out} ({EXTENSIONS[ext]}); rename the file or drop --format"
+            )
     if args.format:
         return args.format
     if args.out and args.out != "-":
@@ -595,8 +786,15 @@ def _named_format(args, default):
 
 def _writer(args, n, fmt, expected):
     from .formats import SolutionWriter
-    return SolutionWriter(args.out if args.out != "-" else None, fmt, n,
-                          one_based=args.one_based, force=args.force, expected_count=expected)
+
+    return SolutionWriter(
+        args.out if args.out != "-" else None,
+        fmt,
+        n,
+        one_based=args.one_based,
+        force=args.force,
+        expected_count=expected,
+    )
 
 
 def cmd_solutions(args):
@@ -605,13 +803,16 @@ def cmd_solutions(args):
     checks.check_unique_fixed(args.unique, fixed)
     from .listing import iter_blocks
     from .runner import run_count
+
     if checks.fixed_conflict(fixed):
         _note(args, f"no solution: {checks.fixed_conflict(fixed)}")
     expected = None
     if args.out and args.out != "-" and not args.force:
         if args.limit is None and args.n > 18:
-            raise UsageError(f"parqueens: listing all solutions for n = {args.n} writes "
-                             f"hundreds of gigabytes or more; use --limit K, or --force")
+            raise UsageError(
+                f"parqueens: listing all solutions for n = {args.n} writes "
+                f"hundreds of gigabytes or more; use --limit K, or --force"
+            )
         if args.limit is None or args.n <= 18:
             r = run_count(args.n, unique=args.unique, fixed=fixed, jobs=args.jobs)
             expected = r.fundamental if args.unique else r.total
@@ -620,12 +821,20 @@ def cmd_solutions(args):
         else:
             expected = args.limit
     from tqdm import tqdm
-    bar = tqdm(total=expected, disable=not _show_progress(args), file=sys.stderr,
-               unit="sol", unit_scale=True, desc=f"n={args.n}")
+
+    bar = tqdm(
+        total=expected,
+        disable=not _show_progress(args),
+        file=sys.stderr,
+        unit="sol",
+        unit_scale=True,
+        desc=f"n={args.n}",
+    )
     with _writer(args, args.n, fmt, expected) as w:
         try:
-            for block in iter_blocks(args.n, unique=args.unique, fixed=fixed, jobs=args.jobs,
-                                     limit=args.limit):
+            for block in iter_blocks(
+                args.n, unique=args.unique, fixed=fixed, jobs=args.jobs, limit=args.limit
+            ):
                 w.write_many(block)
                 bar.update(len(block))
         finally:
@@ -639,10 +848,13 @@ def cmd_first(args):
     fmt = _output_format(args)
     checks.check_fixed(checks.check_n(args.n), args.fixed)
     from .listing import first_solution
+
     sol = first_solution(args.n, fixed=args.fixed)
     if sol is None:
-        print(f"no solution for n = {args.n}" + (" with these fixed queens" if args.fixed
-                                                 else ""), file=sys.stderr)
+        print(
+            f"no solution for n = {args.n}" + (" with these fixed queens" if args.fixed else ""),
+            file=sys.stderr,
+        )
         return 1
     with _writer(args, args.n, fmt, 1) as w:
         w.write(sol)
@@ -652,6 +864,7 @@ def cmd_first(args):
 def cmd_construct(args):
     fmt = _output_format(args)
     from .construct import construct
+
     _check_construct_memory(args.n, fmt, bool(args.out and args.out != "-"))
     queens = construct(args.n)
     with _writer(args, args.n, fmt, 1) as w:
@@ -662,25 +875,29 @@ def cmd_construct(args):
 def _check_construct_memory(n, fmt, to_file):
     """Refuse a construction that cannot fit in memory, before trying it."""
     import psutil
+
     # Measured: about 64 bytes per row to build and check the solution, and
     # about 150 per row when it is rendered as text for stdout.
     need = n * (64 if to_file or fmt == "npy" else 160)
     available = psutil.virtual_memory().available
     if need > available:
-        raise UsageError(f"parqueens: construct {n} needs about {need / 2**30:.1f} GiB of "
-                         f"memory, and {available / 2**30:.1f} GiB are available"
-                         + ("; --out FILE needs less" if n * 64 <= available and not to_file
-                            else ""))
+        raise UsageError(
+            f"parqueens: construct {n} needs about {need / 2**30:.1f} GiB of "
+            f"memory, and {available / 2**30:.1f} GiB are available"
+            + ("; --out FILE needs less" if n * 64 <= available and not to_file else "")
+        )
 
 
 def cmd_verify(args):
     import numpy as np
+
     if args.file == "-" and (sys.stdin is None or sys.stdin.closed):
         raise UsageError("parqueens: standard input is closed; nothing to verify")
 
     from .construct import is_solution
     from .formats import read_solutions
     from .symmetry import canonical
+
     seen = set()
     good = 0  # distinct valid solutions (canonical ones, with --unique)
     count = invalid = duplicates = not_canonical = 0
@@ -692,8 +909,9 @@ def cmd_verify(args):
         if n is None:
             n = len(queens)
         if len(queens) != n:
-            raise ValueError(f"{args.file}: solution {i + 1} has {len(queens)} columns, "
-                             f"expected {n}")
+            raise ValueError(
+                f"{args.file}: solution {i + 1} has {len(queens)} columns, expected {n}"
+            )
         count += 1
         if not is_solution(queens):
             invalid += 1
@@ -713,11 +931,12 @@ def cmd_verify(args):
     if n is None:
         n = reader.n  # from the npy shape; None for a text input without solutions
     if n is None and args.complete:
-        raise UsageError(f"parqueens: {args.file}: cannot tell n from an empty file; "
-                         "give --n")
+        raise UsageError(f"parqueens: {args.file}: cannot tell n from an empty file; give --n")
     what = "classes" if args.unique else "solutions"
-    parts = [f"{args.file}: {count} solution{'' if count == 1 else 's'}"
-             + (f" of n = {n}" if n is not None else "")]
+    parts = [
+        f"{args.file}: {count} solution{'' if count == 1 else 's'}"
+        + (f" of n = {n}" if n is not None else "")
+    ]
     parts.append("all valid" if not invalid else f"{invalid} INVALID")
     parts.append("no duplicates" if not duplicates else f"{duplicates} DUPLICATES")
     if args.unique:
@@ -725,6 +944,7 @@ def cmd_verify(args):
     ok = not (invalid or duplicates or not_canonical)
     if args.complete:
         from .runner import run_count
+
         r = run_count(n, unique=args.unique, jobs=args.jobs)
         want = r.fundamental if args.unique else r.total
         if want == 1:
@@ -744,15 +964,18 @@ def cmd_verify(args):
 
 # ---------------------------------------------------------------- main
 
+
 def main(argv=None):
     """Entry point of the ``parqueens`` command; returns the exit code."""
     from .backends import BackendError, Terminated, WorkerDied, raise_on_sigterm
     from .store import CheckpointError
+
     parser = build_parser()
     # joblib warns when an interrupted or limited run cancels its tasks: that
     # is what the user asked for, and the message says what happened.
-    warnings.filterwarnings("ignore", message=r".*tasks which were still being processed",
-                            category=UserWarning)
+    warnings.filterwarnings(
+        "ignore", message=r".*tasks which were still being processed", category=UserWarning
+    )
     args = None
     try:
         with raise_on_sigterm():
@@ -775,22 +998,29 @@ def main(argv=None):
     except OSError as exc:
         msg = exc.strerror or str(exc)
         where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
-        print(f"parqueens: error:{where}: {msg}" if where else f"parqueens: error: {exc}",
-              file=sys.stderr)
+        print(
+            f"parqueens: error:{where}: {msg}" if where else f"parqueens: error: {exc}",
+            file=sys.stderr,
+        )
         return 2
     except WorkerDied as exc:
         checkpoint = getattr(args, "checkpoint", None)
-        keep = (f"finished units are kept in {checkpoint}; run the same command again to "
-                f"resume" if checkpoint else "finished units are lost (use --checkpoint FILE "
-                                                  "to keep them)")
+        keep = (
+            f"finished units are kept in {checkpoint}; run the same command again to resume"
+            if checkpoint
+            else "finished units are lost (use --checkpoint FILE to keep them)"
+        )
         print(f"parqueens: error: {exc}; {keep}", file=sys.stderr)
         return 1
     except RuntimeError as exc:
         if "cannot cache function" not in str(exc):
             raise
         # numba keeps compiled kernels beside the package or in ~/.cache.
-        print("parqueens: error: numba cannot write its cache of compiled kernels here; set "
-              "NUMBA_CACHE_DIR to a writable folder", file=sys.stderr)
+        print(
+            "parqueens: error: numba cannot write its cache of compiled kernels here; set "
+            "NUMBA_CACHE_DIR to a writable folder",
+            file=sys.stderr,
+        )
         return 2
     except (KeyboardInterrupt, Terminated) as exc:
         terminated = isinstance(exc, Terminated) or getattr(exc, "terminated", False)
@@ -815,17 +1045,23 @@ def _interrupt_message(args, exc, code):
     what = "terminated" if code == 143 else "interrupted"
     detail = ""
     from .backends import RunInterrupted
+
     if isinstance(exc, RunInterrupted):
         detail = f" during n = {exc.n} with {exc.finished} of {exc.units} units finished"
     checkpoint = getattr(args, "checkpoint", None) if args else None
     if checkpoint:
         import shlex
+
         cmd = shlex.join(sys.argv[1:]) if sys.argv[1:] else "the same command"
-        return (f"parqueens: {what}{detail}; finished units are kept in {checkpoint}: "
-                f"run `parqueens {cmd}` again to resume")
+        return (
+            f"parqueens: {what}{detail}; finished units are kept in {checkpoint}: "
+            f"run `parqueens {cmd}` again to resume"
+        )
     if args is not None and getattr(args, "command", None) in ("count", "table"):
-        return (f"parqueens: {what}{detail}; the finished units are lost (use --checkpoint "
-                f"FILE to keep them)")
+        return (
+            f"parqueens: {what}{detail}; the finished units are lost (use --checkpoint "
+            f"FILE to keep them)"
+        )
     if args is not None and getattr(args, "out", None):
         return f"parqueens: {what}; nothing was written to {args.out}"
     return f"parqueens: {what}"
@@ -864,6 +1100,7 @@ def _exit(code):
         sys.stdout.flush()
         sys.stderr.flush()
         import psutil
+
         if not psutil.Process().children():
             os._exit(code)
     except Exception:  # a closed stream, say: let Python exit as usual

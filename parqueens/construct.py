@@ -119,14 +119,15 @@ def is_solution(queens):
         try:
             seq = list(queens)
         except TypeError:
-            raise TypeError("queens must be a sequence of int, "
-                            f"got {type(queens).__name__}") from None
+            raise TypeError(
+                f"queens must be a sequence of int, got {type(queens).__name__}"
+            ) from None
         for c in seq:
             if isinstance(c, bool) or not isinstance(c, numbers.Integral):
                 if np.ndim(c) and not isinstance(c, (str, bytes)):
                     raise ValueError("queens must be one-dimensional, got nested sequences")
                 raise TypeError(f"queens must contain only integers, got {type(c).__name__}")
-        if any(not -2**63 <= c < 2**63 for c in seq):
+        if any(not -(2**63) <= c < 2**63 for c in seq):
             return False  # beyond int64, so certainly out of range
         q = np.asarray(seq, dtype=np.int64)
     if q.ndim != 1:

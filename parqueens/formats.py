@@ -75,7 +75,8 @@ def _jsonl_columns(line, where):
     except ValueError as e:
         raise ValueError(f"{where}: not valid JSON ({e})") from None
     if not isinstance(cols, list) or any(
-            isinstance(c, bool) or not isinstance(c, int) for c in cols):
+        isinstance(c, bool) or not isinstance(c, int) for c in cols
+    ):
         raise ValueError(f"{where}: expected a JSON array of integers")
     return cols
 
@@ -98,8 +99,9 @@ def _matrix_cells(line, where):
 def _looks_like_matrix(line, one_based):
     tokens = line.split(" ")
     # a perm line of n >= 3 columns holds a 2; n = 2 is ambiguous: perm
-    return (not one_based and set(tokens) <= {"0", "1"} and tokens.count("1") == 1
-            and len(tokens) != 2)
+    return (
+        not one_based and set(tokens) <= {"0", "1"} and tokens.count("1") == 1 and len(tokens) != 2
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -108,6 +110,7 @@ class _Format:
     first non-blank line of an input, stripped, is in this format; None: not
     guessed from that line (npy has its magic bytes, perm is
     :data:`_SNIFF_DEFAULT`)."""
+
     sniff: Callable | None = None
 
 
@@ -115,6 +118,7 @@ class _Format:
 class _TextFormat(_Format):
     """A text format.  ``empty_line``: whether a blank line can be the empty
     solution (n = 0; see :func:`read_solutions`), else it is always skipped."""
+
     empty_line: bool = True
 
 
@@ -123,6 +127,7 @@ class _LineFormat(_TextFormat):
     """One solution per line.  ``parse(line, where)``: the columns as written
     (list of int, 1-based with ``one_based``); ValueError naming ``where``
     if malformed."""
+
     parse: Callable
 
 
@@ -132,19 +137,21 @@ class _GridFormat(_TextFormat):
     ``cells(line, where)``: the squares of a line (a sequence of str);
     ValueError naming ``where`` for another symbol.  ``queen``: the square
     that holds the queen."""
+
     cells: Callable
     queen: str
 
 
 _FORMATS = {
     "perm": _LineFormat(parse=_perm_columns),
-    "board": _GridFormat(cells=_board_cells, queen="Q",
-                         sniff=lambda line, one_based: set(line) <= set("Q.")),
+    "board": _GridFormat(
+        cells=_board_cells, queen="Q", sniff=lambda line, one_based: set(line) <= set("Q.")
+    ),
     "matrix": _GridFormat(cells=_matrix_cells, queen="1", sniff=_looks_like_matrix),
     # the empty solution is [], so an empty line is nothing
-    "jsonl": _LineFormat(parse=_jsonl_columns,
-                         sniff=lambda line, one_based: line.startswith("["),
-                         empty_line=False),
+    "jsonl": _LineFormat(
+        parse=_jsonl_columns, sniff=lambda line, one_based: line.startswith("["), empty_line=False
+    ),
     "npy": _Format(),
 }
 
@@ -187,11 +194,16 @@ def check_output_path(path, force):
         raise FileNotFoundError(errno.ENOENT, "output folder does not exist", folder)
     if os.path.lexists(target):
         if not os.path.isfile(target):
-            raise OSError(errno.EINVAL, "output path exists and is not a regular file (a "
-                          "device or FIFO); write to stdout and redirect instead", text)
+            raise OSError(
+                errno.EINVAL,
+                "output path exists and is not a regular file (a "
+                "device or FIFO); write to stdout and redirect instead",
+                text,
+            )
         if not force:
-            raise FileExistsError(errno.EEXIST, "output file exists (use --force to "
-                                  "overwrite)", text)
+            raise FileExistsError(
+                errno.EEXIST, "output file exists (use --force to overwrite)", text
+            )
     if not os.access(folder, os.W_OK | os.X_OK):
         raise PermissionError(errno.EACCES, "output folder is not writable", folder)
     fd, probe = tempfile.mkstemp(dir=folder, prefix=temp_prefix(name), suffix=".part")
@@ -205,6 +217,7 @@ class NotEnoughSpace(OSError):
 
 
 # ---------------------------------------------------------------- checking
+
 
 def _check_int(value, name, minimum=0):
     value = check_int(value, name)
@@ -278,6 +291,7 @@ def _npy_header(dtype, count, n):
 
 # ---------------------------------------------------------------- rendering
 
+
 def render(queens, fmt, one_based=False):
     """The text of one solution in a text format.
 
@@ -333,7 +347,7 @@ def _number_table(n, offset, end):
     maxd = len(str(max(n - 1 + offset, 0)))
     ndig = np.ones(n, dtype=np.int64)
     for k in range(1, maxd):
-        ndig += v >= 10 ** k
+        ndig += v >= 10**k
     power = 10 ** np.arange(maxd - 1, -1, -1, dtype=np.int64)
     digits = (v[:, None] // power) % 10 + ord("0")
     digits[np.arange(maxd)[None, :] < (maxd - ndig)[:, None]] = 0
@@ -386,13 +400,14 @@ def _render_grid(cols, n, first_line, fmt):
 
 # ---------------------------------------------------------------- writing
 
+
 def _digit_total(lo, hi):
     """Number of decimal digits written for all of the integers lo..hi-1 (lo >= 0)."""
     total = 0
     start = 0
     d = 1
     while start < hi:
-        end = 10 ** d
+        end = 10**d
         a, b = max(lo, start), min(hi, end)
         if b > a:
             total += d * (b - a)
@@ -543,8 +558,11 @@ class SolutionWriter:
             free = psutil.disk_usage(folder).free
             if need > free:
                 raise NotEnoughSpace(
-                    errno.ENOSPC, f"not enough space for the output: need {need} bytes, "
-                    f"{free} free (use --force to write anyway)", folder)
+                    errno.ENOSPC,
+                    f"not enough space for the output: need {need} bytes, "
+                    f"{free} free (use --force to write anyway)",
+                    folder,
+                )
         self._file = _open_temp(self.path)
         self._tmp = self._file.name
         if fmt == "npy":
@@ -650,12 +668,12 @@ class SolutionWriter:
             flat = a.ravel()
             first = self.count * n
             for i in range(0, flat.shape[0], lines):
-                self._emit(_render_grid(flat[i:i + lines], n, first + i, fmt))
+                self._emit(_render_grid(flat[i : i + lines], n, first + i, fmt))
         else:
             per_row = max(1, n) * (self._dtype.itemsize if fmt == "npy" else 8)
             rows = max(1, _BLOCK_BYTES // per_row)
             for i in range(0, k, rows):
-                block = a[i:i + rows]
+                block = a[i : i + rows]
                 if fmt == "npy":
                     self._emit(block.astype(self._dtype).tobytes())
                 else:
@@ -711,8 +729,14 @@ def _open_temp(path):
     """The temporary file ``.NAME.XXXXXXXX.part`` beside ``path`` (binary,
     buffered) that :func:`_publish` renames to it."""
     folder, name = os.path.split(path)
-    return tempfile.NamedTemporaryFile(mode="wb", dir=folder, prefix=temp_prefix(name),
-                                       suffix=".part", delete=False, buffering=1 << 20)
+    return tempfile.NamedTemporaryFile(
+        mode="wb",
+        dir=folder,
+        prefix=temp_prefix(name),
+        suffix=".part",
+        delete=False,
+        buffering=1 << 20,
+    )
 
 
 def _publish(f, path, force):
@@ -725,8 +749,9 @@ def _publish(f, path, force):
     f.close()
     os.chmod(f.name, 0o666 & ~_umask())
     if not force and os.path.lexists(path):
-        raise FileExistsError(errno.EEXIST, "output file appeared while writing "
-                              "(use --force to overwrite)", path)
+        raise FileExistsError(
+            errno.EEXIST, "output file appeared while writing (use --force to overwrite)", path
+        )
     os.replace(f.name, path)
 
 
@@ -875,8 +900,10 @@ class _TextReader(SolutionReader):
         elif len(cells) != self.n:
             raise ValueError(f"{where}: line has {len(cells)} squares, expected {self.n}")
         if len(self._grid) == self.n:
-            raise ValueError(f"{where}: solution has more rows than columns "
-                             "(missing blank line between solutions?)")
+            raise ValueError(
+                f"{where}: solution has more rows than columns "
+                "(missing blank line between solutions?)"
+            )
         self._grid.append(cells.index(queen))
         return None
 
@@ -884,8 +911,10 @@ class _TextReader(SolutionReader):
         """The board/matrix solution read so far, checked to have n rows."""
         rows, self._grid = self._grid, []
         if len(rows) != self.n:
-            raise ValueError(f"{self._where(self._grid_start)}: solution has {len(rows)} "
-                             f"rows but lines of {self.n} squares")
+            raise ValueError(
+                f"{self._where(self._grid_start)}: solution has {len(rows)} "
+                f"rows but lines of {self.n} squares"
+            )
         return tuple(rows)
 
 
@@ -980,8 +1009,9 @@ def read_solutions(path, fmt=None, n=None, *, one_based=False):
     if fmt == "npy":
         return _npy_reader(None if stdin else path, name, head, n)
     if stdin:
-        open_input = functools.partial(contextlib.nullcontext,
-                                       itertools.chain(head, sys.stdin.buffer))
+        open_input = functools.partial(
+            contextlib.nullcontext, itertools.chain(head, sys.stdin.buffer)
+        )
     else:
         open_input = functools.partial(open, path, "rb")
     return _TextReader(fmt, n, name, open_input, bool(one_based))
@@ -1014,8 +1044,10 @@ def _load_npy(f, name, size, path):
         "NAME is not a valid .npy file of solutions: WHY" unless ``f`` holds
         an integer array of shape ``(count, n)`` and all of its data.
     """
+
     def bad(why):
         return ValueError(f"{name} is not a valid .npy file of solutions: {why}")
+
     if f.read(len(NPY_MAGIC)) != NPY_MAGIC:
         raise bad("it does not start with the .npy magic bytes")
     f.seek(0)
@@ -1024,8 +1056,9 @@ def _load_npy(f, name, size, path):
         if version not in ((1, 0), (2, 0), (3, 0)):
             raise ValueError(f"unknown .npy version {version[0]}.{version[1]}")
         # 3.0 differs from 2.0 only in a UTF-8 header, ASCII for integer arrays
-        read_header = (npformat.read_array_header_1_0 if version == (1, 0)
-                       else npformat.read_array_header_2_0)
+        read_header = (
+            npformat.read_array_header_1_0 if version == (1, 0) else npformat.read_array_header_2_0
+        )
         shape, fortran, dtype = read_header(f)
     except (ValueError, TypeError, SyntaxError) as e:
         raise bad(e) from None
@@ -1050,9 +1083,8 @@ def _npy_rows(arr, name):
     width = arr.shape[1]
     step = max(1, _BLOCK_BYTES // max(1, width * arr.dtype.itemsize))
     for i in range(0, arr.shape[0], step):
-        block = np.asarray(arr[i:i + step])
+        block = np.asarray(arr[i : i + step])
         bad = np.nonzero(((block < 0) | (block >= width)).any(axis=1))[0]
         if bad.size:
-            raise ValueError(f"{name}, row {i + int(bad[0])}: column out of range "
-                             f"0..{width - 1}")
+            raise ValueError(f"{name}, row {i + int(bad[0])}: column out of range 0..{width - 1}")
         yield from map(tuple, block.tolist())

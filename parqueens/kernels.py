@@ -359,7 +359,7 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes):
         if allowed[u, 0] == _ZERO:
             continue
         mode = leaf_mode[u]
-        k = None if nodes is None else nodes[u:u + 1]
+        k = None if nodes is None else nodes[u : u + 1]
         banned = _bans_beyond(n, allowed[u])
         if mode == LEAF_COUNT or (mode == LEAF_D4 and ties[u, 0] < 0):
             if banned:
@@ -426,8 +426,9 @@ def _record(n, allowed, must_row, must_mask, leaves, limit):
                 while nfree != _ZERO:
                     bit2 = nfree & (~nfree + _ONE)
                     nfree ^= bit2
-                    bit3 = last_allowed & ~(ncols | bit2 | ((nld | bit2) << _ONE)
-                                            | ((nrd | bit2) >> _ONE))
+                    bit3 = last_allowed & ~(
+                        ncols | bit2 | ((nld | bit2) << _ONE) | ((nrd | bit2) >> _ONE)
+                    )
                     if bit3 == _ZERO:
                         continue
                     if recorded == capacity:

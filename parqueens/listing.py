@@ -62,8 +62,9 @@ def _enumerate_units(units, unique, limit):
         while True:
             leaves = np.empty((capacity, n), np.uint64)
             must_row = spec.must_row if spec.must_row >= 0 else None
-            recorded, full = _record(n, spec.allowed, must_row, np.uint64(spec.must_mask),
-                                     leaves, kernel_limit)
+            recorded, full = _record(
+                n, spec.allowed, must_row, np.uint64(spec.must_mask), leaves, kernel_limit
+            )
             if not full or (kernel_limit and recorded >= kernel_limit):
                 break
             capacity *= 4  # search the unit again: at most a third more work
@@ -125,15 +126,19 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     chunks = iter(lambda: list(itertools.islice(units, _CHUNK_UNITS)), [])
     unit_limit = limit or 0
     if jobs == 1:
-        results = (call_interruptibly(_enumerate_units, chunk, unique, unit_limit)
-                   for chunk in chunks)
+        results = (
+            call_interruptibly(_enumerate_units, chunk, unique, unit_limit) for chunk in chunks
+        )
     else:
         import joblib
 
         from .runner import warm_up
+
         call_interruptibly(warm_up)
-        results = start_workers(parallel("loky", jobs, ordered=True), (joblib.delayed(
-            _enumerate_units)(chunk, unique, unit_limit) for chunk in chunks))
+        results = start_workers(
+            parallel("loky", jobs, ordered=True),
+            (joblib.delayed(_enumerate_units)(chunk, unique, unit_limit) for chunk in chunks),
+        )
     left = limit
     try:
         for block in results:
@@ -174,7 +179,6 @@ def first_solution(n, *, fixed=None):
     Returns a tuple of int (``queens[row] = col``) or None.
     """
     n = check_n(n)
-    for block in iter_blocks(n, fixed=fixed, jobs=1, limit=1,
-                             split_depth=1 if n >= 3 else None):
+    for block in iter_blocks(n, fixed=fixed, jobs=1, limit=1, split_depth=1 if n >= 3 else None):
         return tuple(int(c) for c in block[0])
     return None

@@ -132,8 +132,10 @@ def run_chunk(units, unique, nodes=False):
     solutions, by_stab, counted = search_specs(units[0].n, specs, nodes)
     if counted is None:
         counted = np.zeros(len(units), np.uint64)
-    return [UnitResult(int(s), tuple(int(x) for x in b), int(k))
-            for s, b, k in zip(solutions, by_stab, counted, strict=True)]
+    return [
+        UnitResult(int(s), tuple(int(x) for x in b), int(k))
+        for s, b, k in zip(solutions, by_stab, counted, strict=True)
+    ]
 
 
 def search_specs(n, specs, nodes=False):
@@ -155,7 +157,7 @@ def _chunks(units, jobs):
     # are balanced by the many small ones at the end.
     size = max(1, len(units) // (16 * jobs))
     for i in range(0, len(units), size):
-        yield units[i:i + size]
+        yield units[i : i + size]
 
 
 def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False):
@@ -179,10 +181,12 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False):
             yield list(zip(chunk, results, strict=True))
         return
     import joblib
+
     chunks = list(_chunks(units, jobs))
     pending = set(range(len(chunks)))
-    calls = (joblib.delayed(_run_chunk_tagged)(i, chunk, unique, nodes)
-             for i, chunk in enumerate(chunks))
+    calls = (
+        joblib.delayed(_run_chunk_tagged)(i, chunk, unique, nodes) for i, chunk in enumerate(chunks)
+    )
     try:
         for i, results in start_workers(parallel(backend, jobs), calls):
             pending.discard(i)
@@ -265,8 +269,19 @@ def run_identity(method, unique, fixed):
     return {"method": method, "unique": bool(unique), "fixed": [list(q) for q in fixed]}
 
 
-def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
-              progress=False, fixed=None, checkpoint=None, backend="threads", nodes=False):
+def run_count(
+    n,
+    *,
+    unique=False,
+    method=None,
+    jobs=None,
+    split_depth=None,
+    progress=False,
+    fixed=None,
+    checkpoint=None,
+    backend="threads",
+    nodes=False,
+):
     """Count the solutions of the n-queens problem, in parallel.
 
     Parameters
@@ -340,12 +355,27 @@ def run_count(n, *, unique=False, method=None, jobs=None, split_depth=None,
     plan = plan_count(n, method, jobs, split_depth, fixed)
     tally, todo = _resume(plan, checkpoint, unique)
     nodes = bool(nodes) and tally.counted  # not for a total resumed units leave unknown
-    _dispatch(plan, todo, tally, unique=unique, backend=backend, nodes=nodes,
-              checkpoint=checkpoint, progress=progress)
-    result = CountResult(n, tally.total, method=plan.method, split_depth=plan.depth,
-                         units=len(plan.units), jobs=plan.jobs,
-                         nodes=tally.nodes if nodes else None,
-                         resumed=len(plan.units) - len(todo), conflict=plan.conflict)
+    _dispatch(
+        plan,
+        todo,
+        tally,
+        unique=unique,
+        backend=backend,
+        nodes=nodes,
+        checkpoint=checkpoint,
+        progress=progress,
+    )
+    result = CountResult(
+        n,
+        tally.total,
+        method=plan.method,
+        split_depth=plan.depth,
+        units=len(plan.units),
+        jobs=plan.jobs,
+        nodes=tally.nodes if nodes else None,
+        resumed=len(plan.units) - len(todo),
+        conflict=plan.conflict,
+    )
     if unique:
         result.orbits = tally.orbits
         result.fundamental = tally.fundamental
@@ -363,12 +393,14 @@ def _resume(plan, checkpoint, unique):
     tally = Tally(plan.method)
     if plan.tiny is not None:
         for queens in plan.tiny:  # each solution a unit of its own
-            k = (ORBIT_SIZES.index(symmetry.orbit_size(queens))
-                 if symmetry.canonical(queens) == queens else None)
+            k = (
+                ORBIT_SIZES.index(symmetry.orbit_size(queens))
+                if symmetry.canonical(queens) == queens
+                else None
+            )
             tally.add(UnitResult(1, tuple(int(i == k) for i in range(4)), 0))
         tally.counted = True  # no search: 0 queens placed, and that is known
-    done = {} if checkpoint is None else checkpoint.begin_run(plan.n, plan.depth,
-                                                              len(plan.units))
+    done = {} if checkpoint is None else checkpoint.begin_run(plan.n, plan.depth, len(plan.units))
     todo = []
     for unit in plan.units:
         if unit.id in done:
@@ -385,18 +417,23 @@ def _dispatch(plan, todo, tally, *, unique, backend, nodes, checkpoint, progress
     finished = len(units) - len(todo)
     share = dict(zip((u.id for u in units), work_shares(units), strict=True)) if progress else {}
     left = {u.id for u in todo}
-    bar = _progress_bar(progress, f"n={plan.n}", len(units), finished,
-                        min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id not in left)))
+    bar = _progress_bar(
+        progress,
+        f"n={plan.n}",
+        len(units),
+        finished,
+        min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id not in left)),
+    )
     try:
         t = time.perf_counter()
-        for pairs in iter_chunks(todo, jobs=plan.jobs, unique=unique, backend=backend,
-                                 nodes=nodes):
+        for pairs in iter_chunks(todo, jobs=plan.jobs, unique=unique, backend=backend, nodes=nodes):
             for _, res in pairs:
                 tally.add(res)
             if checkpoint is not None:
                 now = time.perf_counter()
-                checkpoint.add(plan.n, [(u.id, r.solutions, r.by_stab, r.nodes)
-                                        for u, r in pairs], now - t)
+                checkpoint.add(
+                    plan.n, [(u.id, r.solutions, r.by_stab, r.nodes) for u, r in pairs], now - t
+                )
                 t = now
             finished += len(pairs)
             bar.set_description_str(f"n={plan.n} {finished}/{len(units)} units", refresh=False)
@@ -404,16 +441,24 @@ def _dispatch(plan, todo, tally, *, unique, backend, nodes, checkpoint, progress
             # Float sums must neither pass 1 nor stop short of it at the end.
             bar.update(1.0 - bar.n if finished == len(units) else min(step, 1.0 - bar.n))
     except (KeyboardInterrupt, Terminated) as exc:
-        raise RunInterrupted(plan.n, finished, len(units),
-                             isinstance(exc, Terminated)) from exc
+        raise RunInterrupted(plan.n, finished, len(units), isinstance(exc, Terminated)) from exc
     finally:
         if finished == len(units) and bar.n < 1.0:  # nothing to search
             bar.update(1.0 - bar.n)
         bar.close()
 
 
-def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, backend="threads",
-             probes=20000, seed=1):
+def estimate(
+    n,
+    *,
+    method=None,
+    jobs=None,
+    split_depth=None,
+    fixed=None,
+    backend="threads",
+    probes=20000,
+    seed=1,
+):
     """Estimate the time a count will take, without running it.
 
     The nodes of the search tree are estimated by Knuth's random probes
@@ -437,8 +482,15 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, backend
     build = 2 * (time.perf_counter() - t)
     units = plan.units
     if not units:
-        return {"nodes": 0.0, "rate": 0.0, "jobs": plan.jobs, "units": 0, "split_depth": 0,
-                "method": plan.method, "seconds": 0.0}
+        return {
+            "nodes": 0.0,
+            "rate": 0.0,
+            "jobs": plan.jobs,
+            "units": 0,
+            "split_depth": 0,
+            "method": plan.method,
+            "seconds": 0.0,
+        }
     rng = np.random.default_rng(seed)
     picks = rng.integers(0, len(units), size=min(len(units), 256))
     per_unit = max(1, probes // max(1, len(picks)))
@@ -457,15 +509,28 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, backend
     t = time.perf_counter()
     search_specs(14, calib_specs)
     rate = int(calib_nodes.sum()) / max(time.perf_counter() - t, 1e-9)
-    return {"nodes": nodes, "rate": rate, "jobs": plan.jobs, "units": len(units),
-            "split_depth": plan.depth, "method": plan.method,
-            "seconds": nodes / rate / plan.jobs + build}
+    return {
+        "nodes": nodes,
+        "rate": rate,
+        "jobs": plan.jobs,
+        "units": len(units),
+        "split_depth": plan.depth,
+        "method": plan.method,
+        "seconds": nodes / rate / plan.jobs + build,
+    }
 
 
 def _progress_bar(enabled, desc, units, finished, share_done):
     # The bar and its time left follow the estimated share of the work done
     # (units differ a lot in size, and the largest run first).
     from tqdm import tqdm
-    return tqdm(total=1.0, initial=share_done, disable=not enabled, file=sys.stderr,
-                desc=f"{desc} {finished}/{units} units", dynamic_ncols=True,
-                bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]")
+
+    return tqdm(
+        total=1.0,
+        initial=share_done,
+        disable=not enabled,
+        file=sys.stderr,
+        desc=f"{desc} {finished}/{units} units",
+        dynamic_ncols=True,
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
+    )

@@ -38,9 +38,11 @@ _STAB = ", ".join(f"s{8 // size}" for size in ORBIT_SIZES)
 
 # The columns every checkpoint must have; checked when a file is opened, so
 # that a damaged file is refused before any work rather than in the middle.
-_COLUMNS = {"meta": "key, value",
-            "runs": "n, split_depth, units_total, seconds, finished, total, fundamental",
-            "units": f"n, unit_id, solutions, {_STAB}, nodes"}
+_COLUMNS = {
+    "meta": "key, value",
+    "runs": "n, split_depth, units_total, seconds, finished, total, fundamental",
+    "units": f"n, unit_id, solutions, {_STAB}, nodes",
+}
 
 
 class CheckpointError(Exception):
@@ -88,8 +90,9 @@ class RunStore:
             # Refuse before any work: SQLite itself would only fail at the
             # first save, after leaving -wal/-shm files next to the file.
             if os.path.exists(name) and not os.access(name, os.W_OK):
-                raise CheckpointError(f"{name} is read-only; make it writable "
-                                      f"(chmod u+w) or use another file")
+                raise CheckpointError(
+                    f"{name} is read-only; make it writable (chmod u+w) or use another file"
+                )
         try:
             if empty:
                 self._create(params)
@@ -118,26 +121,36 @@ class RunStore:
         with open(self.path, "rb") as f:
             head = f.read(16)
         if head != b"SQLite format 3\x00":
-            raise CheckpointError(f"{self.path} is not a parqueens checkpoint (not an "
-                                  f"SQLite file)" + ("" if readonly else
-                                                     "; refusing to overwrite it"))
+            raise CheckpointError(
+                f"{self.path} is not a parqueens checkpoint (not an "
+                f"SQLite file)" + ("" if readonly else "; refusing to overwrite it")
+            )
 
     def _create(self, params):
         self.db = db = self._connect("")
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("BEGIN")
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        db.execute("CREATE TABLE runs (n INTEGER PRIMARY KEY, split_depth INTEGER, "
-                   "units_total INTEGER, seconds REAL NOT NULL DEFAULT 0, "
-                   "finished INTEGER NOT NULL DEFAULT 0, total TEXT, fundamental TEXT)")
+        db.execute(
+            "CREATE TABLE runs (n INTEGER PRIMARY KEY, split_depth INTEGER, "
+            "units_total INTEGER, seconds REAL NOT NULL DEFAULT 0, "
+            "finished INTEGER NOT NULL DEFAULT 0, total TEXT, fundamental TEXT)"
+        )
         stab = _STAB.replace(",", " TEXT,")
-        db.execute(f"CREATE TABLE units (n INTEGER NOT NULL, unit_id TEXT NOT NULL, "
-                   f"solutions TEXT NOT NULL, {stab} TEXT, nodes TEXT, "
-                   f"PRIMARY KEY (n, unit_id))")
-        db.executemany("INSERT INTO meta VALUES (?, ?)",
-                       [("format", FORMAT), ("version", __version__),
-                        ("params", json.dumps(params, sort_keys=True)),
-                        ("created", time.strftime("%Y-%m-%d %H:%M:%S"))])
+        db.execute(
+            f"CREATE TABLE units (n INTEGER NOT NULL, unit_id TEXT NOT NULL, "
+            f"solutions TEXT NOT NULL, {stab} TEXT, nodes TEXT, "
+            f"PRIMARY KEY (n, unit_id))"
+        )
+        db.executemany(
+            "INSERT INTO meta VALUES (?, ?)",
+            [
+                ("format", FORMAT),
+                ("version", __version__),
+                ("params", json.dumps(params, sort_keys=True)),
+                ("created", time.strftime("%Y-%m-%d %H:%M:%S")),
+            ],
+        )
         db.execute("COMMIT")
         self.params = params
 
@@ -153,19 +166,24 @@ class RunStore:
             self._open_existing(None)
         except sqlite3.OperationalError as exc:
             if pending and _name(exc).startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")):
-                raise CheckpointError(f"cannot read {self.path}: its folder is read-only and "
-                                      f"{wal} holds part of it; copy both files to a "
-                                      f"writable folder") from None
+                raise CheckpointError(
+                    f"cannot read {self.path}: its folder is read-only and "
+                    f"{wal} holds part of it; copy both files to a "
+                    f"writable folder"
+                ) from None
             raise
 
     def _open_existing(self, params):
-        tables = {r[0] for r in self.db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {
+            r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
         if not tables:
             # The first tables of a new file live in its -wal file until SQLite
             # copies them over: a copy made mid-run without it looks empty.
-            raise CheckpointError(f"{self.path} looks incomplete: it has no tables (was it "
-                                  f"copied without its -wal file while a run was writing it?)")
+            raise CheckpointError(
+                f"{self.path} looks incomplete: it has no tables (was it "
+                f"copied without its -wal file while a run was writing it?)"
+            )
         missing = sorted(set(_COLUMNS) - tables)
         if missing:
             raise self._damaged(f"no table {', '.join(missing)}")
@@ -175,9 +193,11 @@ class RunStore:
         if meta.get("version") != __version__:
             if not meta.get("version"):
                 raise self._damaged("no parqueens version recorded")
-            raise CheckpointError(f"{self.path} was written by parqueens "
-                                  f"{meta['version']}, this is {__version__}; "
-                                  f"finish it with that version or start a new file")
+            raise CheckpointError(
+                f"{self.path} was written by parqueens "
+                f"{meta['version']}, this is {__version__}; "
+                f"finish it with that version or start a new file"
+            )
         try:
             stored = json.loads(meta["params"])
         except (KeyError, TypeError, ValueError) as exc:
@@ -191,13 +211,16 @@ class RunStore:
         # Every count must be decimal text (int() of it cannot fail later);
         # this one scan also reads every page of units, finding corruption.
         counts = " AND ".join(map(_decimal, ("solutions", *_STAB.split(", "), "nodes")))
-        bad = self.db.execute(f"SELECT n, unit_id FROM units WHERE NOT coalesce({counts}, 0) "
-                              f"LIMIT 1").fetchone()
+        bad = self.db.execute(
+            f"SELECT n, unit_id FROM units WHERE NOT coalesce({counts}, 0) LIMIT 1"
+        ).fetchone()
         if bad:
             raise self._damaged(f"n = {bad[0]}, unit {bad[1]}: a count is not a number")
-        bad = self.db.execute(f"SELECT n FROM runs WHERE NOT (total IS NULL OR "
-                              f"{_decimal('total')}) OR NOT (fundamental IS NULL OR "
-                              f"{_decimal('fundamental')}) LIMIT 1").fetchone()
+        bad = self.db.execute(
+            f"SELECT n FROM runs WHERE NOT (total IS NULL OR "
+            f"{_decimal('total')}) OR NOT (fundamental IS NULL OR "
+            f"{_decimal('fundamental')}) LIMIT 1"
+        ).fetchone()
         if bad:
             raise self._damaged(f"n = {bad[0]}: the total is not a number")
         self.params = stored
@@ -214,11 +237,16 @@ class RunStore:
     def _check_params(self, stored, params):
         """Refuse a file whose recorded parameters differ from ``params``."""
         keys = sorted(set(stored) | set(params))
-        diff = ", ".join(f"{k}: {stored.get(k)!r} there, {params.get(k)!r} now"
-                         for k in keys if stored.get(k) != params.get(k))
+        diff = ", ".join(
+            f"{k}: {stored.get(k)!r} there, {params.get(k)!r} now"
+            for k in keys
+            if stored.get(k) != params.get(k)
+        )
         if diff:
-            raise CheckpointError(f"{self.path} belongs to another run ({diff}); "
-                                  f"use another file or the same parameters")
+            raise CheckpointError(
+                f"{self.path} belongs to another run ({diff}); "
+                f"use another file or the same parameters"
+            )
 
     def claim(self, identity):
         """Check that this file belongs to the run ``identity`` (a dict, see
@@ -231,8 +259,9 @@ class RunStore:
         stored = self._run_identity()
         if stored is None:
             with self._sqlite_errors("save"):
-                self.db.execute("INSERT INTO meta VALUES ('run', ?)",
-                                (json.dumps(identity, sort_keys=True),))
+                self.db.execute(
+                    "INSERT INTO meta VALUES ('run', ?)", (json.dumps(identity, sort_keys=True),)
+                )
             return
         self._check_params(stored, identity)
 
@@ -252,40 +281,50 @@ class RunStore:
         Raises :class:`CheckpointError`."""
         stored = self.run_depth(n)
         if stored and stored != split_depth:
-            raise CheckpointError(f"{self.path}: n = {n} was split at depth {stored} there, "
-                                  f"not {split_depth}; leave out the split depth "
-                                  f"(--split-depth) to resume it")
+            raise CheckpointError(
+                f"{self.path}: n = {n} was split at depth {stored} there, "
+                f"not {split_depth}; leave out the split depth "
+                f"(--split-depth) to resume it"
+            )
 
     def _damaged(self, detail):
-        return CheckpointError(f"{self.path} is damaged or not a parqueens checkpoint "
-                               f"({detail})")
+        return CheckpointError(f"{self.path} is damaged or not a parqueens checkpoint ({detail})")
 
     def _error(self, exc, doing):
         """The CheckpointError for an sqlite3 error while doing "create",
         "open", "save" or "read"."""
         name = _name(exc)
         folder = os.path.dirname(os.path.abspath(self.path))
-        if name.startswith("SQLITE_FULL") or (name.startswith("SQLITE_IOERR")
-                                              and _free_bytes(folder) < 1 << 20):
-            kept = ("; the units saved so far are kept in it for a resume"
-                    if doing == "save" else "")
-            return CheckpointError(f"{self.path}: no space left on the disk, cannot {doing} "
-                                   f"the checkpoint ({exc}){kept}")
+        if name.startswith("SQLITE_FULL") or (
+            name.startswith("SQLITE_IOERR") and _free_bytes(folder) < 1 << 20
+        ):
+            kept = "; the units saved so far are kept in it for a resume" if doing == "save" else ""
+            return CheckpointError(
+                f"{self.path}: no space left on the disk, cannot {doing} "
+                f"the checkpoint ({exc}){kept}"
+            )
         if name == "SQLITE_READONLY_DIRECTORY":
-            return CheckpointError(f"{self.path}: its folder is read-only (SQLite needs to "
-                                   f"create {os.path.basename(self.path)}-wal there)")
+            return CheckpointError(
+                f"{self.path}: its folder is read-only (SQLite needs to "
+                f"create {os.path.basename(self.path)}-wal there)"
+            )
         if name.startswith("SQLITE_READONLY"):
-            return CheckpointError(f"{self.path} is read-only; make it writable "
-                                   f"(chmod u+w) or use another file")
+            return CheckpointError(
+                f"{self.path} is read-only; make it writable (chmod u+w) or use another file"
+            )
         if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-            return CheckpointError(f"{self.path} is locked by another process ({exc}); "
-                                   f"is another parqueens run using it?")
+            return CheckpointError(
+                f"{self.path} is locked by another process ({exc}); "
+                f"is another parqueens run using it?"
+            )
         if name.startswith("SQLITE_CANTOPEN") and not os.path.isdir(folder):
-            return CheckpointError(f"{self.path}: cannot {doing} the checkpoint: "
-                                   f"no such folder {folder}")
+            return CheckpointError(
+                f"{self.path}: cannot {doing} the checkpoint: no such folder {folder}"
+            )
         if name.startswith("SQLITE_CANTOPEN") and not os.access(folder, os.W_OK):
-            return CheckpointError(f"{self.path}: cannot {doing} the checkpoint: "
-                                   f"its folder is read-only")
+            return CheckpointError(
+                f"{self.path}: cannot {doing} the checkpoint: its folder is read-only"
+            )
         if name.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_PERM")):
             return CheckpointError(f"{self.path}: cannot {doing} the checkpoint ({exc})")
         return self._damaged(exc)
@@ -302,8 +341,7 @@ class RunStore:
 
         Raises :class:`CheckpointError` if the file cannot be read."""
         with self._sqlite_errors("read"):
-            row = self.db.execute("SELECT split_depth FROM runs WHERE n = ?",
-                                  (n,)).fetchone()
+            row = self.db.execute("SELECT split_depth FROM runs WHERE n = ?", (n,)).fetchone()
         return None if row is None else row[0]
 
     def begin_run(self, n, split_depth, units_total):
@@ -318,18 +356,22 @@ class RunStore:
         with self._sqlite_errors("save"):
             row = self.db.execute("SELECT units_total FROM runs WHERE n = ?", (n,)).fetchone()
             if row is None:
-                self.db.execute("INSERT INTO runs (n, split_depth, units_total) "
-                                "VALUES (?, ?, ?)", (n, split_depth, units_total))
+                self.db.execute(
+                    "INSERT INTO runs (n, split_depth, units_total) VALUES (?, ?, ?)",
+                    (n, split_depth, units_total),
+                )
             elif row[0] != units_total:
-                raise CheckpointError(f"{self.path}: n = {n} was split into {row[0]} units "
-                                      f"there, not {units_total}")
+                raise CheckpointError(
+                    f"{self.path}: n = {n} was split into {row[0]} units there, not {units_total}"
+                )
         return self._units(n)
 
     def _units(self, n):
         """The stored units of n: ``{unit_id: (solutions, by_stab, nodes)}``."""
         with self._sqlite_errors("read"):
-            rows = self.db.execute(f"SELECT unit_id, solutions, {_STAB}, nodes FROM units "
-                                   f"WHERE n = ?", (n,)).fetchall()
+            rows = self.db.execute(
+                f"SELECT unit_id, solutions, {_STAB}, nodes FROM units WHERE n = ?", (n,)
+            ).fetchall()
         return {r[0]: (int(r[1]), tuple(int(x) for x in r[2:6]), int(r[6])) for r in rows}
 
     def add(self, n, results, seconds):
@@ -344,10 +386,10 @@ class RunStore:
         with self._sqlite_errors("save"):
             self.db.execute("BEGIN IMMEDIATE")
             try:
-                self.db.executemany("INSERT OR REPLACE INTO units VALUES "
-                                    "(?, ?, ?, ?, ?, ?, ?, ?)", rows)
-                self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?",
-                                (seconds, n))
+                self.db.executemany(
+                    "INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows
+                )
+                self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?", (seconds, n))
                 self.db.execute("COMMIT")
             except BaseException:
                 # Ctrl-C may land before or after COMMIT: undo only an open
@@ -364,9 +406,10 @@ class RunStore:
 
         Raises :class:`CheckpointError` if the file cannot be written."""
         with self._sqlite_errors("save"):
-            self.db.execute("UPDATE runs SET finished = 1, total = ?, fundamental = ? "
-                            "WHERE n = ?", (str(total), None if fundamental is None
-                                            else str(fundamental), n))
+            self.db.execute(
+                "UPDATE runs SET finished = 1, total = ?, fundamental = ? WHERE n = ?",
+                (str(total), None if fundamental is None else str(fundamental), n),
+            )
 
     def summary(self):
         """Per board size, a dict: ``n``, ``split_depth``, ``units_total``,
@@ -377,16 +420,25 @@ class RunStore:
         Raises :class:`CheckpointError` if the file is damaged or unreadable."""
         out = []
         with self._sqlite_errors("read"):
-            runs = self.db.execute("SELECT n, split_depth, units_total, seconds, finished, "
-                                   "total, fundamental FROM runs ORDER BY n").fetchall()
+            runs = self.db.execute(
+                "SELECT n, split_depth, units_total, seconds, finished, "
+                "total, fundamental FROM runs ORDER BY n"
+            ).fetchall()
         for n, depth, total_units, seconds, finished, total, fund in runs:
             units = self._units(n)
-            out.append({"n": n, "split_depth": depth, "units_total": total_units,
-                        "units_done": len(units), "seconds": seconds,
-                        "finished": bool(finished),
-                        "total": None if total is None else int(total),
-                        "fundamental": None if fund is None else int(fund),
-                        "units": units})
+            out.append(
+                {
+                    "n": n,
+                    "split_depth": depth,
+                    "units_total": total_units,
+                    "units_done": len(units),
+                    "seconds": seconds,
+                    "finished": bool(finished),
+                    "total": None if total is None else int(total),
+                    "fundamental": None if fund is None else int(fund),
+                    "units": units,
+                }
+            )
         return out
 
     def close(self):
@@ -407,7 +459,8 @@ def _name(exc):
         "attempt to write a readonly database": "SQLITE_READONLY",
         "database is locked": "SQLITE_BUSY",
         "unable to open database file": "SQLITE_CANTOPEN",
-        "disk I/O error": "SQLITE_IOERR"}.get(str(exc), "")
+        "disk I/O error": "SQLITE_IOERR",
+    }.get(str(exc), "")
 
 
 def _decimal(column):
@@ -424,4 +477,5 @@ def _free_bytes(folder):
 
 def _quote(path):
     from urllib.parse import quote
+
     return quote(os.path.abspath(path))

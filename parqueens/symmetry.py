@@ -29,8 +29,16 @@ import numpy as np
 from numba import njit
 
 #: Names of the eight symmetries, indexed by ``g``.
-SYMMETRIES = ("identity", "rot90", "rot180", "rot270",
-              "mirror", "flip", "transpose", "antitranspose")
+SYMMETRIES = (
+    "identity",
+    "rot90",
+    "rot180",
+    "rot270",
+    "mirror",
+    "flip",
+    "transpose",
+    "antitranspose",
+)
 
 
 @njit(cache=True, nogil=True)

@@ -141,8 +141,9 @@ def unit_masks(unit, unique=False, order=None):
     """
     n = unit.n
     full = int(_full_mask(n))
-    spec = UnitSpec(np.full(n, full, dtype=np.uint64),
-                    leaf_mode=LEAF_CANONICAL if unique else LEAF_COUNT)
+    spec = UnitSpec(
+        np.full(n, full, dtype=np.uint64), leaf_mode=LEAF_CANONICAL if unique else LEAF_COUNT
+    )
     allowed = spec.allowed
     prefix = unit.prefix
     mid = (n - 1) // 2
@@ -168,8 +169,11 @@ def unit_masks(unit, unique=False, order=None):
         # Decided once per unit: if its masks leave no square where another
         # border queen ties with row 0's, no solution needs the test.
         side = 1 | 1 << (n - 1)
-        if not (int(allowed[spec.tie_row_a]) & side or int(allowed[spec.tie_row_b]) & side
-                or int(allowed[n - 1]) & spec.tie_cols):
+        if not (
+            int(allowed[spec.tie_row_a]) & side
+            or int(allowed[spec.tie_row_b]) & side
+            or int(allowed[n - 1]) & spec.tie_cols
+        ):
             spec.tie_row_a = spec.tie_row_b = -1
             spec.tie_cols = 0
     return spec
@@ -211,7 +215,7 @@ def _d4_masks(unit, spec, order, full):
     n = unit.n
     allowed = spec.allowed
     a = unit.prefix[0]
-    ranked_below = set(order[order.index(a):])
+    ranked_below = set(order[order.index(a) :])
     side = (1 << (n - 1)) | 1
     last_side_row = n - 1 if 0 in ranked_below else 0
     for r in range(1, n - 1):
@@ -230,7 +234,7 @@ def _d4_masks(unit, spec, order, full):
         # BOUND1), so rows 2..b1-1 exclude column 1.  No other image ties,
         # and no such solution is symmetric: each counts as an orbit of 8
         # (leaf mode 2 with no tie to test).
-        allowed[2:unit.prefix[1]] &= np.uint64(full & ~2)
+        allowed[2 : unit.prefix[1]] &= np.uint64(full & ~2)
         spec.leaf_mode = LEAF_D4
         return
     if last_side_row <= n - 3:  # a pure prune; the masks alone already enforce it
@@ -329,8 +333,10 @@ def make_units(n, method, depth, fixed=()):
     check_method(method)
     check_n(n, low=4 if method == "d4" else 3)
     check_split_depth(depth, n, method, min_depth(method))
-    units = [replace(unit, size=_size_estimate(spec.allowed))
-             for unit, spec in iter_units(n, method, depth, fixed)]
+    units = [
+        replace(unit, size=_size_estimate(spec.allowed))
+        for unit, spec in iter_units(n, method, depth, fixed)
+    ]
     units.sort(key=lambda u: (-u.size, u.prefix))
     return units
 
@@ -383,8 +389,9 @@ def work_shares(units):
         return np.zeros(0)
     if len(units) > SHARES_UP_TO:
         return np.full(len(units), 1.0 / len(units))
-    sizes = np.array([u.size if u.size is not None else _size_estimate(unit_masks(u).allowed)
-                      for u in units])
+    sizes = np.array(
+        [u.size if u.size is not None else _size_estimate(unit_masks(u).allowed) for u in units]
+    )
     if not np.isfinite(sizes.max()):
         return np.full(len(units), 1.0 / len(units))
     weights = np.exp2(sizes - sizes.max())
@@ -417,6 +424,7 @@ def _count_units(n, method, depth):
 
 # ---------------------------------------------------------------- the plan
 
+
 def choose_depth(n, method, jobs, split_depth=None):
     """The split depth of a count: ``split_depth`` checked against the
     method's range, or :func:`auto_depth` for ``jobs`` jobs if None."""
@@ -431,8 +439,9 @@ def tiny_solutions(n, unique=False, fixed=()):
     lexicographic order, only the canonical forms if ``unique``."""
     out = []
     for perm in itertools.permutations(range(n)):
-        if all(abs(perm[i] - perm[j]) != i - j for i in range(n) for j in range(i)) \
-                and all(perm[r] == c for r, c in fixed):
+        if all(abs(perm[i] - perm[j]) != i - j for i in range(n) for j in range(i)) and all(
+            perm[r] == c for r, c in fixed
+        ):
             if not unique or symmetry.canonical(perm) == perm:
                 out.append(perm)
     return out

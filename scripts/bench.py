@@ -38,8 +38,20 @@ import time
 
 
 def run_parqueens(n, method, jobs, extra):
-    cmd = [sys.executable, "-m", "parqueens", "count", str(n), "--json", "--quiet",
-           "--method", method, "--jobs", str(jobs), *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "parqueens",
+        "count",
+        str(n),
+        "--json",
+        "--quiet",
+        "--method",
+        method,
+        "--jobs",
+        str(jobs),
+        *extra,
+    ]
     t = time.perf_counter()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return time.perf_counter() - t, json.loads(out)
@@ -48,8 +60,7 @@ def run_parqueens(n, method, jobs, extra):
 def run_command(cmd, env=None):
     """(wall seconds, stdout) of a whole process."""
     t = time.perf_counter()
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True,
-                         env=env).stdout
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
     return time.perf_counter() - t, out
 
 
@@ -62,16 +73,22 @@ class Anchors:
         self.mq_omp = os.path.join(folder, "mq", "m-queens-omp")
         self.mq_nodes = os.path.join(folder, "mq", "m-queens-nodes")
         self.faf = os.path.join(folder, "faf", "classes")
-        self.kryo = os.environ.get("KRYO_CP") or next(iter(glob.glob(
-            "/usr/share/java/kryo*.jar")), "")
+        self.kryo = os.environ.get("KRYO_CP") or next(
+            iter(glob.glob("/usr/share/java/kryo*.jar")), ""
+        )
 
     def available(self):
-        return (os.path.exists(os.path.join(self.faf, "FafMain.class")) and bool(self.kryo)
-                and os.access(self.mq_st, os.X_OK) and os.access(self.mq_omp, os.X_OK))
+        return (
+            os.path.exists(os.path.join(self.faf, "FafMain.class"))
+            and bool(self.kryo)
+            and os.access(self.mq_st, os.X_OK)
+            and os.access(self.mq_omp, os.X_OK)
+        )
 
     def faf_time(self, n, threads):
-        dt, out = run_command(["java", "-cp", f"{self.faf}:{self.kryo}", "FafMain", str(n),
-                               str(threads)])
+        dt, out = run_command(
+            ["java", "-cp", f"{self.faf}:{self.kryo}", "FafMain", str(n), str(threads)]
+        )
         return dt, out.split("solutions=")[1].split()[0]
 
     def mq_time(self, n, threads):
@@ -91,22 +108,36 @@ class Anchors:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-n", type=int, nargs="+", default=list(range(12, 18)),
-                    help="board sizes, 4..64 (default 12..17; the anchors up to 29)")
+    ap.add_argument(
+        "-n",
+        type=int,
+        nargs="+",
+        default=list(range(12, 18)),
+        help="board sizes, 4..64 (default 12..17; the anchors up to 29)",
+    )
     ap.add_argument("--methods", nargs="+", default=["d4"], choices=["d4", "mirror", "plain"])
-    ap.add_argument("--jobs", type=int, nargs="+", default=None,
-                    help="job counts (default: 1 and os.cpu_count())")
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        nargs="+",
+        default=None,
+        help="job counts (default: 1 and os.cpu_count())",
+    )
     ap.add_argument("--repeat", type=int, default=3, help="runs per configuration (median)")
     ap.add_argument("--unique", action="store_true", help="pass --unique to parqueens")
-    ap.add_argument("--anchors", metavar="DIR",
-                    default=os.environ.get("ANCHORS_BUILD",
-                                           os.path.expanduser("~/anchors/build")),
-                    help="folder of the anchors built by ../shared/anchors/build.sh "
-                         "(default: $ANCHORS_BUILD or ~/anchors/build)")
+    ap.add_argument(
+        "--anchors",
+        metavar="DIR",
+        default=os.environ.get("ANCHORS_BUILD", os.path.expanduser("~/anchors/build")),
+        help="folder of the anchors built by ../shared/anchors/build.sh "
+        "(default: $ANCHORS_BUILD or ~/anchors/build)",
+    )
     ap.add_argument("--no-anchors", action="store_true", help="do not time the anchors")
-    ap.add_argument("--reference", metavar="CMD",
-                    help="another counter, run as `CMD N` (printing the total last), timed "
-                         "side by side")
+    ap.add_argument(
+        "--reference",
+        metavar="CMD",
+        help="another counter, run as `CMD N` (printing the total last), timed side by side",
+    )
     args = ap.parse_args()
     if args.repeat < 1 or not all(4 <= n <= 64 for n in args.n):
         ap.error("need --repeat >= 1 and 4 <= n <= 64")
@@ -116,12 +147,17 @@ def main():
     extra = ["--unique"] if args.unique else []
     anchors = None if args.no_anchors else Anchors(args.anchors)
     if anchors is not None and max(args.n) > 29:
-        print("the anchors count up to n = 29 (m-queens' limit); timing parqueens alone",
-              file=sys.stderr)
+        print(
+            "the anchors count up to n = 29 (m-queens' limit); timing parqueens alone",
+            file=sys.stderr,
+        )
         anchors = None
     if anchors is not None and not anchors.available():
-        print(f"anchors not found in {args.anchors} (build them with "
-              f"../shared/anchors/build.sh); timing parqueens alone", file=sys.stderr)
+        print(
+            f"anchors not found in {args.anchors} (build them with "
+            f"../shared/anchors/build.sh); timing parqueens alone",
+            file=sys.stderr,
+        )
         anchors = None
 
     configs = [(n, m, j) for n in args.n for m in args.methods for j in jobs_list]
@@ -133,8 +169,11 @@ def main():
     ref = {n: [] for n in args.n}
     totals = {}
     # Warm the numba cache, then the queens placed, outside the timing.
-    subprocess.run([sys.executable, "-m", "parqueens", "count", "8", "--quiet", "--nodes"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "parqueens", "count", "8", "--quiet", "--nodes"],
+        check=True,
+        capture_output=True,
+    )
     nodes = {c: run_parqueens(*c, extra + ["--nodes"])[1]["nodes"] for c in configs}
     mq_queens = {n: anchors.mq_queens(n) for n in args.n} if anchors else {}
     for _ in range(args.repeat):
@@ -157,8 +196,7 @@ def main():
     head = "| n | method | jobs | seconds | solutions | nodes | ns/node/job |"
     sep = "|---|---|---|---|---|---|---|"
     if anchors:
-        head += (" FAF s | ÷ FAF | m-queens s | ÷ m-queens | m-queens nodes "
-                 "| ns/node ÷ m-queens' |")
+        head += " FAF s | ÷ FAF | m-queens s | ÷ m-queens | m-queens nodes | ns/node ÷ m-queens' |"
         sep += "---|---|---|---|---|---|"
     if args.reference:
         head += " reference s | reference ÷ |"
@@ -170,14 +208,14 @@ def main():
         n, m, j = c
         d = info[c]
         per_node = med[c] * j / nodes[c] * 1e9
-        row = (f"| {n} | {m} | {j} | {med[c]:.2f} | {d['total']} | {nodes[c]:,} | "
-               f"{per_node:.2f} |")
+        row = f"| {n} | {m} | {j} | {med[c]:.2f} | {d['total']} | {nodes[c]:,} | {per_node:.2f} |"
         if anchors:
             fs, ms = statistics.median(faf[n, j]), statistics.median(mq[n, j])
             q = mq_queens.get(n)
             mq_per = ms * j / q * 1e9 if q else None
-            row += (f" {fs:.2f} | {med[c] / fs:.2f} | {ms:.2f} | {med[c] / ms:.2f} | "
-                    + (f"{q:,} | {per_node / mq_per:.2f} |" if q else "– | – |"))
+            row += f" {fs:.2f} | {med[c] / fs:.2f} | {ms:.2f} | {med[c] / ms:.2f} | " + (
+                f"{q:,} | {per_node / mq_per:.2f} |" if q else "– | – |"
+            )
         if args.reference:
             rs = statistics.median(ref[n])
             row += f" {rs:.2f} | {rs / med[c]:.2f} |"
@@ -187,16 +225,21 @@ def main():
             print(f"warning: {what} printed {total} for n = {n}", file=sys.stderr)
     if len(jobs_list) > 1 and jobs_list[0] == 1:
         print()
-        print("| n | method | " + " | ".join(f"speed-up, {j} jobs" for j in jobs_list[1:])
-              + " |")
+        print("| n | method | " + " | ".join(f"speed-up, {j} jobs" for j in jobs_list[1:]) + " |")
         print("|---|---|" + "---|" * (len(jobs_list) - 1))
         for n in args.n:
             for m in args.methods:
-                print(f"| {n} | {m} | " + " | ".join(
-                    f"{med[n, m, 1] / med[n, m, j]:.2f}" for j in jobs_list[1:]) + " |")
+                print(
+                    f"| {n} | {m} | "
+                    + " | ".join(f"{med[n, m, 1] / med[n, m, j]:.2f}" for j in jobs_list[1:])
+                    + " |"
+                )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"\nmedian of {args.repeat} runs each, interleaved; {os.cpu_count()} cores; "
-          f"load average {load:.2f} at the end", file=sys.stderr)
+    print(
+        f"\nmedian of {args.repeat} runs each, interleaved; {os.cpu_count()} cores; "
+        f"load average {load:.2f} at the end",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

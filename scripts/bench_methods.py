@@ -28,10 +28,15 @@ def specs_of(n, method, depth):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-n", type=int, nargs="+", default=[16, 17],
-                    help="board sizes, 5 or more (default 16 17)")
-    ap.add_argument("--methods", nargs="+", default=["d4", "d4-lex", "mirror"],
-                    choices=["d4", "d4-lex", "mirror", "plain"])
+    ap.add_argument(
+        "-n", type=int, nargs="+", default=[16, 17], help="board sizes, 5 or more (default 16 17)"
+    )
+    ap.add_argument(
+        "--methods",
+        nargs="+",
+        default=["d4", "d4-lex", "mirror"],
+        choices=["d4", "d4-lex", "mirror", "plain"],
+    )
     ap.add_argument("--depth", type=int, default=3, help="split depth (default 3)")
     ap.add_argument("--repeat", type=int, default=3, help="rounds (median; default 3)")
     args = ap.parse_args()

@@ -22,15 +22,28 @@ def run_process(*args, redirect=None, cwd=None, timeout=120):
     cmd = [sys.executable, "-m", "parqueens", *map(str, args)]
     if redirect:
         cmd = f"{shlex.join(cmd)} {redirect}"
-    return subprocess.run(cmd, shell=bool(redirect), capture_output=True, text=True,
-                          cwd=cwd, env=cli_env(), timeout=timeout)
+    return subprocess.run(
+        cmd,
+        shell=bool(redirect),
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=cli_env(),
+        timeout=timeout,
+    )
 
 
 def popen_cli(args, cwd=None, new_session=False):
     """Start ``python -m parqueens ARGS``; stdout and stderr piped as text."""
-    return subprocess.Popen([sys.executable, "-m", "parqueens", *map(str, args)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=cwd, env=cli_env(), start_new_session=new_session)
+    return subprocess.Popen(
+        [sys.executable, "-m", "parqueens", *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+        env=cli_env(),
+        start_new_session=new_session,
+    )
 
 
 def assert_one_line_error(r, code=2):

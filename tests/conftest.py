@@ -66,8 +66,12 @@ def cli(capfd, monkeypatch):
                 with warnings.catch_warnings():
                     warnings.resetwarnings()
                     warnings.simplefilter("default")
-                    for category in (DeprecationWarning, PendingDeprecationWarning,
-                                     ImportWarning, ResourceWarning):
+                    for category in (
+                        DeprecationWarning,
+                        PendingDeprecationWarning,
+                        ImportWarning,
+                        ResourceWarning,
+                    ):
                         warnings.simplefilter("ignore", category)
                     warnings.showwarning = _show_warning
                     try:

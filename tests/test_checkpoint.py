@@ -47,8 +47,10 @@ def _wait_for_units(proc, path, at_least, deadline=25):
         if k >= at_least:
             return k
         if proc.poll() is not None:
-            pytest.fail(f"the run ended (exit {proc.returncode}) before {at_least} units "
-                        f"were stored: {proc.stderr.read()}")
+            pytest.fail(
+                f"the run ended (exit {proc.returncode}) before {at_least} units "
+                f"were stored: {proc.stderr.read()}"
+            )
         time.sleep(0.01)
     pytest.fail(f"no {at_least} units stored in {path} within {deadline} s")
 
@@ -105,8 +107,9 @@ def test_library_resume_partial(tmp_path, method, unique):
     assert first.total == A000170[13]
     db = sqlite3.connect(path)
     with db:
-        deleted = db.execute("DELETE FROM units WHERE rowid IN "
-                             "(SELECT rowid FROM units ORDER BY unit_id LIMIT 57)").rowcount
+        deleted = db.execute(
+            "DELETE FROM units WHERE rowid IN (SELECT rowid FROM units ORDER BY unit_id LIMIT 57)"
+        ).rowcount
     db.close()
     assert deleted == 57
     with RunStore(path, params) as store:
@@ -133,8 +136,10 @@ def test_library_nodes_across_resumes(tmp_path):
             run_count(13, checkpoint=store, nodes=first_nodes, split_depth=3)
         db = sqlite3.connect(path)
         with db:
-            db.execute("DELETE FROM units WHERE rowid IN "
-                       "(SELECT rowid FROM units ORDER BY unit_id LIMIT 40)")
+            db.execute(
+                "DELETE FROM units WHERE rowid IN "
+                "(SELECT rowid FROM units ORDER BY unit_id LIMIT 40)"
+            )
         db.close()
         with RunStore(path, {"test": "nodes"}) as store:
             again = run_count(13, checkpoint=store, nodes=True)
@@ -144,6 +149,7 @@ def test_library_nodes_across_resumes(tmp_path):
 
 def test_library_refuses_other_params(tmp_path):
     from parqueens.store import CheckpointError
+
     path = tmp_path / "c.sqlite"
     with RunStore(path, {"a": 1}) as store:
         run_count(9, checkpoint=store)
@@ -176,9 +182,11 @@ def test_cli_resume_after_sigkill(cli, tmp_path):
 # ------------------------------------------------------------------ SIGINT / SIGTERM
 
 
-@pytest.mark.parametrize("sig,code,word", [(signal.SIGINT, 130, "interrupted"),
-                                           (signal.SIGTERM, 143, "terminated")],
-                         ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize(
+    "sig,code,word",
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")],
+    ids=["SIGINT", "SIGTERM"],
+)
 def test_cli_signal_keeps_checkpoint(cli, tmp_path, sig, code, word):
     path = tmp_path / "s.sqlite"
     args = ["count", 16, "--jobs", 2, "--checkpoint", path, "--quiet"]
@@ -252,8 +260,12 @@ def test_cli_sigint_without_checkpoint(tmp_path, backend):
 def real_checkpoints(tmp_path_factory):
     """Finished checkpoints of `count 12`, `table 8-9`, `count 13`, `table 1-5`."""
     d = tmp_path_factory.mktemp("real_cp")
-    for name, args in [("count12", ["count", "12"]), ("table", ["table", "8-9"]),
-                       ("count13", ["count", "13"]), ("tiny", ["table", "1-5"])]:
+    for name, args in [
+        ("count12", ["count", "12"]),
+        ("table", ["table", "8-9"]),
+        ("count13", ["count", "13"]),
+        ("tiny", ["table", "1-5"]),
+    ]:
         assert main([*args, "--checkpoint", str(d / f"{name}.sqlite"), "--quiet"]) == 0, name
     return d
 
@@ -299,8 +311,17 @@ def _prepare_refusal(case, src, d):
     raise AssertionError(case)
 
 
-REFUSALS = ["count13", "mirror", "unique", "table-by-count", "text", "truncated",
-            "unrelated-sqlite", "version", "folder"]
+REFUSALS = [
+    "count13",
+    "mirror",
+    "unique",
+    "table-by-count",
+    "text",
+    "truncated",
+    "unrelated-sqlite",
+    "version",
+    "folder",
+]
 
 
 @pytest.mark.parametrize("case", REFUSALS)
@@ -339,7 +360,7 @@ def test_status_finished_table(real_checkpoints, cli):
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
     assert [int(_STATUS_LINE.search(x).group(1)) for x in lines] == [8, 9]
-    for line, n in zip(lines, (8, 9)):
+    for line, n in zip(lines, (8, 9), strict=False):
         _, done, total = map(int, _STATUS_LINE.search(line).groups())
         assert done == total > 0
         assert str(A000170[n]) in line
@@ -363,14 +384,13 @@ def test_status_partial(real_checkpoints, cli, tmp_path):
     db = sqlite3.connect(path)
     with db:
         units_total = db.execute("SELECT units_total FROM runs WHERE n = 13").fetchone()[0]
-        gone = db.execute("SELECT unit_id, solutions, s1, s2, s4, s8 FROM units "
-                          "ORDER BY unit_id LIMIT 40").fetchall()
-        db.executemany("DELETE FROM units WHERE n = 13 AND unit_id = ?",
-                       [(g[0],) for g in gone])
+        gone = db.execute(
+            "SELECT unit_id, solutions, s1, s2, s4, s8 FROM units ORDER BY unit_id LIMIT 40"
+        ).fetchall()
+        db.executemany("DELETE FROM units WHERE n = 13 AND unit_id = ?", [(g[0],) for g in gone])
         db.execute("UPDATE runs SET finished = 0, seconds = 12.5 WHERE n = 13")
     db.close()
-    missing = sum(8 * int(a) + 4 * int(b) + 2 * int(c) + int(e)
-                  for _, _, a, b, c, e in gone)
+    missing = sum(8 * int(a) + 4 * int(b) + 2 * int(c) + int(e) for _, _, a, b, c, e in gone)
     r = cli("status", path)
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
@@ -397,17 +417,22 @@ def test_status_not_a_checkpoint(cli, tmp_path):
 
 # ------------------------------------------------------------------ worker faults
 
+
 def test_worker_killed_mid_run_then_resume(cli, tmp_path):
     """SIGKILL to one loky worker: a clear one-line error naming units, exit 1,
     finished units kept; the re-run completes with the right count."""
     import psutil
+
     ck = tmp_path / "w.sqlite"
     args = ["count", 16, "--jobs", 2, "--backend", "loky", "--checkpoint", ck, "--quiet"]
     proc = popen_cli(args, new_session=True)
     try:
         _wait_for_units(proc, ck, 1)
-        workers = [c for c in psutil.Process(proc.pid).children(recursive=True)
-                   if "LokyProcess" in " ".join(c.cmdline())]
+        workers = [
+            c
+            for c in psutil.Process(proc.pid).children(recursive=True)
+            if "LokyProcess" in " ".join(c.cmdline())
+        ]
         assert workers, "no loky worker found"
         workers[0].kill()
         out, err = proc.communicate(timeout=60)

@@ -45,26 +45,30 @@ def test_progress_on_stderr_only(cli):
 
 def test_version(cli):
     import parqueens
+
     r = cli("--version")
     assert r.stdout.strip() == f"parqueens {parqueens.__version__}"
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["count", "abc"], "non-negative integer"),
-    (["count", "8.5"], "non-negative integer"),
-    (["count", "1e3"], "non-negative integer"),
-    (["count", ""], "non-negative integer"),
-    (["count", "65"], "n <= 64"),
-    (["count", "8", "--jobs", "0"], "must not be 0"),
-    (["count", "8", "--jobs", "x"], "jobs must be an integer"),
-    (["count", "8", "--split-depth", "0"], "positive integer"),
-    (["count", "8", "--split-depth", "9"], "split depth"),
-    (["count", "8", "--method", "fast"], "invalid choice"),
-    (["count", "8", "--progress", "--quiet"], "not allowed"),
-    (["count"], "required"),
-    ([], "required"),
-    (["frobnicate"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["count", "abc"], "non-negative integer"),
+        (["count", "8.5"], "non-negative integer"),
+        (["count", "1e3"], "non-negative integer"),
+        (["count", ""], "non-negative integer"),
+        (["count", "65"], "n <= 64"),
+        (["count", "8", "--jobs", "0"], "must not be 0"),
+        (["count", "8", "--jobs", "x"], "jobs must be an integer"),
+        (["count", "8", "--split-depth", "0"], "positive integer"),
+        (["count", "8", "--split-depth", "9"], "split depth"),
+        (["count", "8", "--method", "fast"], "invalid choice"),
+        (["count", "8", "--progress", "--quiet"], "not allowed"),
+        (["count"], "required"),
+        ([], "required"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
 def test_usage_errors_one_line_exit_2(cli, args, needle):
     r = cli(*args)
     assert r.returncode == 2

@@ -11,6 +11,7 @@ import sys
 
 import joblib
 import pytest
+
 from cli_helpers import assert_one_line_error, cli_env, popen_cli, run_process
 
 
@@ -31,8 +32,7 @@ def test_broken_pipe_is_quiet():
 def test_closed_stdout(command):
     r = run_process(*command.split(), redirect=">&-")
     assert r.returncode == 2
-    assert r.stderr.strip() == ("parqueens: standard output is closed; nowhere to print the "
-                                "result")
+    assert r.stderr.strip() == ("parqueens: standard output is closed; nowhere to print the result")
 
 
 def test_repeated_fixed_add_up(cli):
@@ -47,8 +47,19 @@ def test_checkpoint_with_the_defaults_named(cli, tmp_path):
     ck = tmp_path / "c.sqlite"
     first = cli("count", 12, "--checkpoint", ck, "--json", "--jobs", 1)
     depth = json.loads(first.stdout)["split_depth"]
-    again = cli("count", 12, "--method", "d4", "--split-depth", depth,
-                    "--checkpoint", ck, "--json", "--jobs", 1)
+    again = cli(
+        "count",
+        12,
+        "--method",
+        "d4",
+        "--split-depth",
+        depth,
+        "--checkpoint",
+        ck,
+        "--json",
+        "--jobs",
+        1,
+    )
     assert again.returncode == 0, again.stderr
     d = json.loads(again.stdout)
     assert d["total"] == 14200 and d["resumed"] == d["units"] > 0
@@ -87,7 +98,7 @@ def test_table_bad_depth_before_any_output(cli):
 
 
 def test_construct_too_big_for_memory(cli):
-    r = cli("construct", 10 ** 20)
+    r = cli("construct", 10**20)
     assert_one_line_error(r)
     assert "GiB of memory" in r.stderr
 
@@ -107,10 +118,11 @@ def test_only_ascii_digits(cli, text):
 def test_command_line_starts_without_numba():
     """Importing the CLI loads no numba or numpy, so it answers Ctrl-C and
     --help at once."""
-    code = ("import sys, parqueens.cli; "
-            "print(sorted(m for m in ('numba', 'numpy', 'joblib') if m in sys.modules))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env=cli_env())
+    code = (
+        "import sys, parqueens.cli; "
+        "print(sorted(m for m in ('numba', 'numpy', 'joblib') if m in sys.modules))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env())
     assert r.stdout.strip() == "[]", r.stderr
 
 
@@ -121,6 +133,7 @@ def test_ctrl_c_to_the_process_group_early(tmp_path, delay):
     import os
     import signal
     import time
+
     ck = tmp_path / "c.sqlite"
     p = popen_cli(["count", 17, "--jobs", 2, "--checkpoint", ck], new_session=True)
     time.sleep(delay)
@@ -141,6 +154,7 @@ def test_output_to_a_special_file_refused(cli, tmp_path):
     --force, and left as it was."""
     import os
     import stat
+
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     for args in (["solutions", 6], ["table", 5], ["construct", 8]):
@@ -189,9 +203,14 @@ def test_closed_stdin_for_verify():
     assert r.returncode == 2 and "standard input is closed" in r.stderr
 
 
-@pytest.mark.parametrize("args", [["solutions", 6, "--limit", 2**64],
-                                  ["count", 8, "--jobs", 10**20],
-                                  ["count", 8, "--split-depth", 2**63]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solutions", 6, "--limit", 2**64],
+        ["count", 8, "--jobs", 10**20],
+        ["count", 8, "--split-depth", 2**63],
+    ],
+)
 def test_huge_option_values(cli, args):
     assert_one_line_error(cli(*args))
 
@@ -222,6 +241,7 @@ def test_estimate_names_the_jobs_the_run_uses(cli):
 def test_worker_processes_bounded(monkeypatch):
     """--jobs 1000 with worker processes must not start 1000 of them."""
     import parqueens.listing as listing
+
     seen = []
     real = joblib.Parallel
 

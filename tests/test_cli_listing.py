@@ -13,12 +13,13 @@ import time
 import numpy as np
 import pytest
 
-import naive
-from cli_helpers import popen_cli
 from parqueens.construct import is_solution
 from parqueens.formats import read_solutions
 from parqueens.listing import solutions
 from parqueens.symmetry import canonical
+
+import naive
+from cli_helpers import popen_cli
 
 SOL8 = list(solutions(8, jobs=1))
 UNIQUE8 = list(solutions(8, unique=True, jobs=1))
@@ -37,18 +38,44 @@ CASES = {
     "perm6_one": ({}, [["solutions", 6, "--one-based", "--jobs", 1]]),
     "limit": ({}, [["solutions", 14, "--limit", 3, "--jobs", 2, "-q"]]),
     # ---- files
-    **{f"rt_{fmt}": ({}, [["solutions", 8, "-o", f"x.{fmt}", "--jobs", 1],
-                          ["verify", f"x.{fmt}", "--complete", "--jobs", 1]])
-       for fmt in FORMATS},
-    "jobs_perm": ({}, [["solutions", 10, "-o", "j1.perm", "--jobs", 1, "--force"],
-                       ["solutions", 10, "-o", "j2.perm", "--jobs", 2, "--force"]]),
-    "jobs_npy": ({}, [["solutions", 10, "-o", "j1.npy", "--jobs", 1, "--force"],
-                      ["solutions", 10, "-o", "j2.npy", "--jobs", 2, "--force"]]),
-    "unique8": ({}, [["solutions", 8, "--unique", "-o", "u.perm", "--jobs", 1],
-                     ["verify", "u.perm", "--unique", "--complete", "--jobs", 1]]),
-    "force": ({"x.perm": "keep me\n"},
-              [["solutions", 8, "-o", "x.perm", "--jobs", 1],
-               ["solutions", 8, "-o", "x.perm", "--jobs", 1, "--force"]]),
+    **{
+        f"rt_{fmt}": (
+            {},
+            [
+                ["solutions", 8, "-o", f"x.{fmt}", "--jobs", 1],
+                ["verify", f"x.{fmt}", "--complete", "--jobs", 1],
+            ],
+        )
+        for fmt in FORMATS
+    },
+    "jobs_perm": (
+        {},
+        [
+            ["solutions", 10, "-o", "j1.perm", "--jobs", 1, "--force"],
+            ["solutions", 10, "-o", "j2.perm", "--jobs", 2, "--force"],
+        ],
+    ),
+    "jobs_npy": (
+        {},
+        [
+            ["solutions", 10, "-o", "j1.npy", "--jobs", 1, "--force"],
+            ["solutions", 10, "-o", "j2.npy", "--jobs", 2, "--force"],
+        ],
+    ),
+    "unique8": (
+        {},
+        [
+            ["solutions", 8, "--unique", "-o", "u.perm", "--jobs", 1],
+            ["verify", "u.perm", "--unique", "--complete", "--jobs", 1],
+        ],
+    ),
+    "force": (
+        {"x.perm": "keep me\n"},
+        [
+            ["solutions", 8, "-o", "x.perm", "--jobs", 1],
+            ["solutions", 8, "-o", "x.perm", "--jobs", 1, "--force"],
+        ],
+    ),
     # ---- first
     "first8": ({}, [["first", 8]]),
     "first1": ({}, [["first", 1]]),
@@ -63,24 +90,27 @@ CASES = {
     # ---- verify, negative answers
     "v_invalid": ({"a.perm": PERM8[:16] + "0 1 2 3 4 5 6 7\n"}, [["verify", "a.perm"]]),
     "v_duplicate": ({"a.perm": PERM8[:32] + PERM8[:16]}, [["verify", "a.perm"]]),
-    "v_not_canonical": ({"a.perm": " ".join(map(str, NOT_CANONICAL)) + "\n"},
-                        [["verify", "a.perm", "--unique"]]),
-    "v_incomplete": ({"a.perm": PERM8[:16 * 91]}, [["verify", "a.perm", "--complete",
-                                                    "--jobs", 1]]),
-    "v_dup_complete": ({"a.perm": PERM8 + PERM8[:16]},
-                       [["verify", "a.perm", "--complete", "--jobs", 1]]),
+    "v_not_canonical": (
+        {"a.perm": " ".join(map(str, NOT_CANONICAL)) + "\n"},
+        [["verify", "a.perm", "--unique"]],
+    ),
+    "v_incomplete": (
+        {"a.perm": PERM8[: 16 * 91]},
+        [["verify", "a.perm", "--complete", "--jobs", 1]],
+    ),
+    "v_dup_complete": (
+        {"a.perm": PERM8 + PERM8[:16]},
+        [["verify", "a.perm", "--complete", "--jobs", 1]],
+    ),
 }
 
 # name -> (files, args, words of the message): each must exit 2 with one line
 # on stderr
 EXIT2 = {
-    "exists": ({"x.perm": "keep me\n"}, ["solutions", 8, "-o", "x.perm", "--jobs", 1],
-               "exists"),
-    "missing_folder": ({}, ["solutions", 8, "-o", "nodir/x.perm", "--jobs", 1],
-                       "does not exist"),
+    "exists": ({"x.perm": "keep me\n"}, ["solutions", 8, "-o", "x.perm", "--jobs", 1], "exists"),
+    "missing_folder": ({}, ["solutions", 8, "-o", "nodir/x.perm", "--jobs", 1], "does not exist"),
     "npy_no_out": ({}, ["solutions", 8, "--format", "npy", "--jobs", 1], "npy"),
-    "one_based_board": ({}, ["solutions", 8, "--format", "board", "--one-based"],
-                        "one-based"),
+    "one_based_board": ({}, ["solutions", 8, "--format", "board", "--one-based"], "one-based"),
     "one_based_npy_file": ({}, ["solutions", 8, "-o", "x.npy", "--one-based"], "one-based"),
     "construct2": ({}, ["construct", 2], "no solution"),
     "construct3": ({}, ["construct", 3], "no solution"),
@@ -135,11 +165,11 @@ def perm_lines(sols, off=0):
 
 # ---------------------------------------------------------------- solutions on stdout
 
+
 def test_solutions_6(cli, tmp_path):
     r = one(cli, tmp_path, "sol6")
     assert (r.returncode, r.stderr) == (0, "")
-    assert r.stdout.splitlines() == ["1 3 5 0 2 4", "2 5 1 4 0 3", "3 0 4 1 5 2",
-                                     "4 2 0 5 3 1"]
+    assert r.stdout.splitlines() == ["1 3 5 0 2 4", "2 5 1 4 0 3", "3 0 4 1 5 2", "4 2 0 5 3 1"]
     assert r.stdout == perm_lines(naive.solutions(6))
 
 
@@ -152,15 +182,15 @@ def test_board_n5_limit_1(cli, tmp_path):
 def test_matrix_n4(cli, tmp_path):
     r = one(cli, tmp_path, "matrix4")
     assert r.returncode == 0
-    assert r.stdout == ("0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n\n"
-                        "0 0 1 0\n1 0 0 0\n0 0 0 1\n0 1 0 0\n")
+    assert r.stdout == (
+        "0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n\n0 0 1 0\n1 0 0 0\n0 0 0 1\n0 1 0 0\n"
+    )
 
 
 def test_jsonl_n6(cli, tmp_path):
     r = one(cli, tmp_path, "jsonl6")
     assert r.returncode == 0
-    assert r.stdout == "".join("[" + ",".join(map(str, s)) + "]\n"
-                               for s in naive.solutions(6))
+    assert r.stdout == "".join("[" + ",".join(map(str, s)) + "]\n" for s in naive.solutions(6))
 
 
 def test_one_based(cli, tmp_path):
@@ -180,6 +210,7 @@ def test_limit_parallel_quiet(cli, tmp_path):
 
 
 # ---------------------------------------------------------------- files
+
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_round_trip(cli, tmp_path, fmt):
@@ -239,6 +270,7 @@ def test_existing_file_refused_unless_force(cli, tmp_path):
 
 # ---------------------------------------------------------------- exit 2
 
+
 @pytest.mark.parametrize("name", list(EXIT2))
 def test_exit_2(cli, tmp_path, name):
     files, args, words = EXIT2[name]
@@ -248,13 +280,13 @@ def test_exit_2(cli, tmp_path, name):
     assert_exit2(r)
     assert words in r.stderr
     # nothing written, no temporary file left, existing files untouched
-    assert files_in(folder) == sorted(
-        set(files) | {os.path.dirname(f) for f in files} - {""})
+    assert files_in(folder) == sorted(set(files) | {os.path.dirname(f) for f in files} - {""})
     for fname, text in files.items():
         assert (folder / fname).read_text() == text
 
 
 # ---------------------------------------------------------------- first
+
 
 def test_first(cli, tmp_path):
     r = one(cli, tmp_path, "first8")
@@ -273,6 +305,7 @@ def test_first_no_solution(cli, tmp_path, name):
 
 
 # ---------------------------------------------------------------- construct
+
 
 def test_construct_1000(cli, tmp_path):
     r = one(cli, tmp_path, "construct1000")
@@ -295,6 +328,7 @@ def test_construct_million_npy(cli, tmp_path):
 
 # ---------------------------------------------------------------- count --fixed
 
+
 def test_count_fixed(cli, tmp_path):
     r = one(cli, tmp_path, "count_fixed")
     want = sum(1 for s in naive.solutions(8) if s[0] == 0)
@@ -308,6 +342,7 @@ def test_count_fixed_conflict(cli, tmp_path):
 
 
 # ---------------------------------------------------------------- verify
+
 
 def summary(r):
     lines = r.stdout.splitlines()
@@ -354,14 +389,14 @@ def test_verify_complete_with_a_duplicate(cli, tmp_path):
 
 # ---------------------------------------------------------------- interrupt
 
+
 def test_interrupt_leaves_nothing(tmp_path):
     """Ctrl-C while listing in this process: exit 130, one line, no file.
 
     Tried three times, as the signal lands at a random point of the run.
     """
     for attempt in range(3):
-        p = popen_cli(["solutions", 15, "--jobs", 1, "--force", "-o", "big.perm"],
-                      cwd=tmp_path)
+        p = popen_cli(["solutions", 15, "--jobs", 1, "--force", "-o", "big.perm"], cwd=tmp_path)
         try:
             deadline = time.monotonic() + 30
             while not any(f.endswith(".part") for f in os.listdir(tmp_path)):

@@ -77,13 +77,17 @@ def test_n16_once_in_parallel():
 
 
 def test_no_state_leaks_between_calls():
-    assert [parqueens.count(4, jobs=1), parqueens.count(1, jobs=1),
-            parqueens.count(4, jobs=1)] == [2, 1, 2]
+    assert [parqueens.count(4, jobs=1), parqueens.count(1, jobs=1), parqueens.count(4, jobs=1)] == [
+        2,
+        1,
+        2,
+    ]
     assert [parqueens.count(10, jobs=2), parqueens.count(6, jobs=2)] == [724, 4]
 
 
 def test_auto_depth_gives_many_units_per_job():
     import joblib
+
     cores = joblib.cpu_count()
     for jobs in (1, 2, 8, 1000):
         r = run_count(13, jobs=jobs)
@@ -127,6 +131,7 @@ def test_invalid_arguments():
     with pytest.raises(TypeError):
         parqueens.count(8, jobs=1.5)
     from parqueens.runner import run_count
+
     with pytest.raises(ValueError, match="unknown backend"):
         run_count(8, backend="foo")
     assert run_count(9, backend="loky", jobs=1).total == run_count(9, backend="threads").total
@@ -134,6 +139,7 @@ def test_invalid_arguments():
 
 def test_negative_jobs_like_joblib():
     import joblib
+
     cores = joblib.cpu_count()
     assert plan_jobs(-1) == cores
     assert plan_jobs(None) == cores

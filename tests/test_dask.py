@@ -30,8 +30,7 @@ def unreachable_run():
     connection timeout: started first, so that the wait overlaps the other
     tests; checked by test_unreachable_scheduler."""
     start = time.monotonic()
-    p = popen_cli(["count", 10, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1",
-                   "--quiet"])
+    p = popen_cli(["count", 10, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--quiet"])
     done = {}
 
     def wait():
@@ -48,8 +47,9 @@ def unreachable_run():
 
 @pytest.fixture(scope="module")
 def cluster():
-    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                 host="127.0.0.1", dashboard_address=None)
+    c = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    )
     try:
         yield c
     finally:
@@ -89,14 +89,21 @@ def test_cli_table_on_cluster(cli, address):
     lines = [line for line in r.stdout.splitlines() if line.strip()]
     assert lines[0].replace(" ", "") == "|n|total|method|units|seconds|"
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]]
-    assert [(int(row[0]), int(row[1])) for row in rows] == [(n, A000170[n])
-                                                            for n in range(8, 12)]
+    assert [(int(row[0]), int(row[1])) for row in rows] == [(n, A000170[n]) for n in range(8, 12)]
 
 
 def test_cli_checkpoint_on_cluster(cli, address, tmp_path):
     # Without --quiet, so that the second run notes what it resumed.
-    cp_args = ["count", 11, "--checkpoint", tmp_path / "cp.sqlite", "--backend", "dask",
-               "--scheduler", address]
+    cp_args = [
+        "count",
+        11,
+        "--checkpoint",
+        tmp_path / "cp.sqlite",
+        "--backend",
+        "dask",
+        "--scheduler",
+        address,
+    ]
     first = cli(*cp_args)
     assert first.returncode == 0, first.stderr
     assert first.stdout == f"{A000170[11]}\n"
@@ -181,11 +188,24 @@ def test_worker_lost_mid_run(tmp_path):
     """A Dask worker killed mid-run: Dask reschedules its tasks and the run
     completes with the right count (or, at worst, stops with a clear error)."""
     import psutil
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster:
+
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
         ck = tmp_path / "lost.sqlite"
-        proc = popen_cli(["count", 16, "--backend", "dask", "--scheduler",
-                          cluster.scheduler_address, "--checkpoint", ck, "--quiet"])
+        proc = popen_cli(
+            [
+                "count",
+                16,
+                "--backend",
+                "dask",
+                "--scheduler",
+                cluster.scheduler_address,
+                "--checkpoint",
+                ck,
+                "--quiet",
+            ]
+        )
         deadline = time.monotonic() + 60
         stored = 0
         while stored < 1 and time.monotonic() < deadline and proc.poll() is None:

@@ -9,8 +9,14 @@ import pytest
 
 from parqueens import formats
 from parqueens.construct import construct
-from parqueens.formats import (FORMATS, NotEnoughSpace, SolutionWriter, estimate_size,
-                               read_solutions, render)
+from parqueens.formats import (
+    FORMATS,
+    NotEnoughSpace,
+    SolutionWriter,
+    estimate_size,
+    read_solutions,
+    render,
+)
 
 SOLS6 = [(1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2), (4, 2, 0, 5, 3, 1)]
 
@@ -28,6 +34,7 @@ def _leftovers(folder):
 
 # ---------------------------------------------------------------- rendering
 
+
 def test_render_board_n5():
     assert render((0, 2, 4, 1, 3), "board") == "Q....\n..Q..\n....Q\n.Q...\n...Q.\n"
 
@@ -43,23 +50,27 @@ def test_render_other_formats():
     assert render([], "perm") == "\n"
 
 
-@pytest.mark.parametrize("q, fmt, exc", [
-    ((1, 3, 0, 2), "npy", ValueError),
-    ((1, 3, 0, 2), "png", ValueError),
-    ((1, 3, 0, 4), "perm", ValueError),
-    ((1, -1, 0, 2), "perm", ValueError),
-    ((1.0, 3, 0, 2), "perm", TypeError),
-    ((True, False), "perm", TypeError),
-    ([[0]], "perm", ValueError),
-    ([None], "perm", TypeError),
-    (np.zeros((2, 2), dtype=int), "perm", ValueError),
-])
+@pytest.mark.parametrize(
+    "q, fmt, exc",
+    [
+        ((1, 3, 0, 2), "npy", ValueError),
+        ((1, 3, 0, 2), "png", ValueError),
+        ((1, 3, 0, 4), "perm", ValueError),
+        ((1, -1, 0, 2), "perm", ValueError),
+        ((1.0, 3, 0, 2), "perm", TypeError),
+        ((True, False), "perm", TypeError),
+        ([[0]], "perm", ValueError),
+        ([None], "perm", TypeError),
+        (np.zeros((2, 2), dtype=int), "perm", ValueError),
+    ],
+)
 def test_render_rejects(q, fmt, exc):
     with pytest.raises(exc):
         render(q, fmt)
 
 
 # ---------------------------------------------------------------- round trips
+
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_round_trip(tmp_path, fmt):
@@ -208,13 +219,15 @@ def test_stdout(capsys):
     with SolutionWriter("-", "board", 4) as w:
         w.write((1, 3, 0, 2))
         w.write((2, 0, 3, 1))
-    assert capsys.readouterr().out == render((1, 3, 0, 2), "board") + "\n" + \
-        render((2, 0, 3, 1), "board")
+    assert capsys.readouterr().out == render((1, 3, 0, 2), "board") + "\n" + render(
+        (2, 0, 3, 1), "board"
+    )
     with pytest.raises(ValueError, match="npy"):
         SolutionWriter(None, "npy", 6)
 
 
 # ---------------------------------------------------------------- refusals
+
 
 def test_bad_arguments(tmp_path):
     p = tmp_path / "x"
@@ -267,8 +280,9 @@ def test_folder_as_path_refused(tmp_path):
         SolutionWriter(tmp_path, "perm", 6, force=True)
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
-                    reason="root ignores file permissions")
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root ignores file permissions"
+)
 def test_read_only_folder_refused(tmp_path):
     folder = tmp_path / "ro"
     folder.mkdir()
@@ -290,6 +304,7 @@ def test_unwritable_folder_refused_simulated(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------- atomicity
+
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_exception_in_block_leaves_nothing(tmp_path, fmt):
@@ -382,27 +397,31 @@ def test_estimate_size_values():
 
 # ---------------------------------------------------------------- reading errors
 
-@pytest.mark.parametrize("name, text, message", [
-    ("a.perm", "1 3 0 2\n2 0 3\n", "line 2: expected 4 columns, got 3"),
-    ("a.perm", "1 3 0 2\n\n2 0 x 1\n", "line 3: 'x' is not a non-negative integer"),
-    ("a.perm", "1 3 0 2\n2 0 3.0 1\n", "line 2: '3.0' is not"),
-    ("a.perm", "1 -3 0 2\n", "line 1: '-3' is not"),
-    ("a.perm", "1 3 0 4\n", "line 1: column 4 out of range"),
-    ("a.jsonl", "[1,3,0,2]\n[1,3,0\n", "line 2: not valid JSON"),
-    ("a.jsonl", "[1,3,0,2]\n{\"a\": 1}\n", "line 2: expected a JSON array of integers"),
-    ("a.jsonl", "[1,3,0,2]\n[1,3,0,2.5]\n", "line 2: expected a JSON array of integers"),
-    ("a.jsonl", "[1,3,0,2]\n[1,3,0]\n", "line 2: expected 4 columns, got 3"),
-    ("a.board", ".Q..\n...Q\nQ...\n..Q.\n\n.Q..\n..X.\n", "line 7: a board line must be"),
-    ("a.board", ".Q..\n...Q\nQ..Q\n..Q.\n", "line 3: expected exactly one 'Q', found 2"),
-    ("a.board", ".Q..\n....\n", "line 2: expected exactly one 'Q', found 0"),
-    ("a.board", ".Q..\n...Q\nQ....\n..Q.\n", "line 3: line has 5 squares, expected 4"),
-    ("a.board", ".Q..\n...Q\nQ...\n\n", "line 1: solution has 3 rows but lines of 4"),
-    ("a.board", ".Q..\n...Q\nQ...\n..Q.\n.Q..\n", "line 5: solution has more rows"),
-    ("a.matrix", "0 1 0 0\n0 0 0 1\n1 0 2 0\n0 0 1 0\n", "line 3: a matrix line must be"),
-    ("a.matrix", "0 1 0 0\n0 0 0 1\n1 0 1 0\n0 0 1 0\n", "line 3: expected exactly one '1'"),
-    ("a.matrix", "0 1 0 0\n0 0 0 1\n1 0 0\n", "line 3: line has 3 squares, expected 4"),
-    ("a.perm", "1 3 0 2\n\xff\n", None),
-])
+
+@pytest.mark.parametrize(
+    "name, text, message",
+    [
+        ("a.perm", "1 3 0 2\n2 0 3\n", "line 2: expected 4 columns, got 3"),
+        ("a.perm", "1 3 0 2\n\n2 0 x 1\n", "line 3: 'x' is not a non-negative integer"),
+        ("a.perm", "1 3 0 2\n2 0 3.0 1\n", "line 2: '3.0' is not"),
+        ("a.perm", "1 -3 0 2\n", "line 1: '-3' is not"),
+        ("a.perm", "1 3 0 4\n", "line 1: column 4 out of range"),
+        ("a.jsonl", "[1,3,0,2]\n[1,3,0\n", "line 2: not valid JSON"),
+        ("a.jsonl", '[1,3,0,2]\n{"a": 1}\n', "line 2: expected a JSON array of integers"),
+        ("a.jsonl", "[1,3,0,2]\n[1,3,0,2.5]\n", "line 2: expected a JSON array of integers"),
+        ("a.jsonl", "[1,3,0,2]\n[1,3,0]\n", "line 2: expected 4 columns, got 3"),
+        ("a.board", ".Q..\n...Q\nQ...\n..Q.\n\n.Q..\n..X.\n", "line 7: a board line must be"),
+        ("a.board", ".Q..\n...Q\nQ..Q\n..Q.\n", "line 3: expected exactly one 'Q', found 2"),
+        ("a.board", ".Q..\n....\n", "line 2: expected exactly one 'Q', found 0"),
+        ("a.board", ".Q..\n...Q\nQ....\n..Q.\n", "line 3: line has 5 squares, expected 4"),
+        ("a.board", ".Q..\n...Q\nQ...\n\n", "line 1: solution has 3 rows but lines of 4"),
+        ("a.board", ".Q..\n...Q\nQ...\n..Q.\n.Q..\n", "line 5: solution has more rows"),
+        ("a.matrix", "0 1 0 0\n0 0 0 1\n1 0 2 0\n0 0 1 0\n", "line 3: a matrix line must be"),
+        ("a.matrix", "0 1 0 0\n0 0 0 1\n1 0 1 0\n0 0 1 0\n", "line 3: expected exactly one '1'"),
+        ("a.matrix", "0 1 0 0\n0 0 0 1\n1 0 0\n", "line 3: line has 3 squares, expected 4"),
+        ("a.perm", "1 3 0 2\n\xff\n", None),
+    ],
+)
 def test_malformed_input(tmp_path, name, text, message):
     path = tmp_path / name
     if message is None:

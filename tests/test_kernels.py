@@ -7,10 +7,17 @@ must count the same solutions as brute force over all permutations.
 """
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from parqueens.kernels import (WORK_SIZE, _bans_beyond, _count, _count_batch, _full_mask,
-                               _place_queens)
+from parqueens.kernels import (
+    WORK_SIZE,
+    _bans_beyond,
+    _count,
+    _count_batch,
+    _full_mask,
+    _place_queens,
+)
 from parqueens.runner import run_count
 from parqueens.symmetry import canonical, orbit_size
 
@@ -40,8 +47,19 @@ def _count_all_ways(n, allowed):
                 by_stab = np.zeros(4, np.uint64)
                 leaves = np.empty((3, n), np.uint64) if record else None  # flushed often
                 counted = np.zeros(1, np.uint64) if nodes else None
-                s = _count(n, allowed, banned, -1, -1, np.uint64(0), leaves,
-                           np.empty(3, np.bool_), by_stab, counted, W)
+                s = _count(
+                    n,
+                    allowed,
+                    banned,
+                    -1,
+                    -1,
+                    np.uint64(0),
+                    leaves,
+                    np.empty(3, np.bool_),
+                    by_stab,
+                    counted,
+                    W,
+                )
                 counts.add(int(s))
                 if record:
                     classes.append([int(x) for x in by_stab])
@@ -50,8 +68,9 @@ def _count_all_ways(n, allowed):
     return counts, classes
 
 
-_masks = st.integers(5, 9).flatmap(lambda n: st.tuples(
-    st.just(n), st.lists(st.integers(1, (1 << n) - 1), min_size=n, max_size=n)))
+_masks = st.integers(5, 9).flatmap(
+    lambda n: st.tuples(st.just(n), st.lists(st.integers(1, (1 << n) - 1), min_size=n, max_size=n))
+)
 
 
 @settings(max_examples=40)
@@ -67,9 +86,15 @@ def test_any_masks_every_variant(case):
 
 
 @settings(max_examples=40)
-@given(st.integers(4, 9).flatmap(lambda n: st.tuples(
-    st.just(n), st.lists(st.integers(0, n - 1), min_size=1, max_size=n - 3),
-    st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2))))
+@given(
+    st.integers(4, 9).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.integers(0, n - 1), min_size=1, max_size=n - 3),
+            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2),
+        )
+    )
+)
 def test_queens_every_variant(case):
     # Masks made by queens: a prefix (leading rows, placed before the search)
     # and fixed queens anywhere (rows of one square in the middle).
@@ -130,6 +155,7 @@ def test_wide_boards_with_fixed_queens():
 
     from parqueens import count
     from parqueens.construct import construct, is_solution
+
     rnd = random.Random(5)
     for n in (33, 47, 63, 64):
         q = [int(c) for c in construct(n)]
@@ -138,7 +164,7 @@ def test_wide_boards_with_fixed_queens():
         brute = 0
         for cols in itertools.permutations([q[r] for r in free]):
             s = list(q)
-            for r, c in zip(free, cols):
+            for r, c in zip(free, cols, strict=False):
                 s[r] = c
             brute += is_solution(s)
         assert count(n, fixed=fixed, jobs=1) == brute >= 1

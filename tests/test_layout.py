@@ -15,7 +15,6 @@ from parqueens.runner import Tally, UnitResult, run_count, run_identity
 from parqueens.store import CheckpointError, RunStore
 
 from cli_helpers import cli_env
-
 from naive import A000170, A002562
 
 
@@ -26,8 +25,11 @@ def test_library_refuses_a_checkpoint_of_another_run(tmp_path, cli):
     with RunStore(path, {"mine": 1}) as store:
         assert run_count(10, method="mirror", checkpoint=store).total == A000170[10]
     with RunStore(path, {"mine": 1}) as store:
-        with pytest.raises(CheckpointError, match=r"belongs to another run \(unique: False "
-                                                  r"there, True now\)"):
+        with pytest.raises(
+            CheckpointError,
+            match=r"belongs to another run \(unique: False "
+            r"there, True now\)",
+        ):
             run_count(10, method="mirror", unique=True, checkpoint=store)
         # naming the default is the same run; the same run resumes everything
         again = run_count(10, method="mirror", checkpoint=store)
@@ -36,7 +38,8 @@ def test_library_refuses_a_checkpoint_of_another_run(tmp_path, cli):
     assert cli("count", 10, "--method", "mirror", "--checkpoint", cli_path).returncode == 0
     r = cli("count", 10, "--method", "mirror", "--unique", "--checkpoint", cli_path)
     err = r.stderr
-    assert r.returncode == 2 and "belongs to another run (" in err and "unique: False there, True now" in err
+    assert r.returncode == 2 and "belongs to another run (" in err
+    assert "unique: False there, True now" in err
     # the library, on the command line's file
     with RunStore(cli_path, None) as store:
         params = store.params
@@ -50,7 +53,10 @@ def test_library_refuses_a_checkpoint_of_another_run(tmp_path, cli):
 def test_run_identity_names_the_default():
     assert run_identity(None, False, ()) == run_identity("d4", False, ())
     assert run_identity(None, False, [(1, 2), (0, 0)]) == {
-        "method": "plain", "unique": False, "fixed": [[0, 0], [1, 2]]}
+        "method": "plain",
+        "unique": False,
+        "fixed": [[0, 0], [1, 2]],
+    }
 
 
 def test_jobs_decided_once_and_reported_as_run(cli):
@@ -69,16 +75,28 @@ def test_jobs_decided_once_and_reported_as_run(cli):
     assert run_count(2, jobs=2).jobs == 1  # no units: nothing runs in parallel
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["count", "8", "--split-depth", "9"], "split depth must be 1..8 for n = 8 and method d4"),
-    (["table", "8-9", "--split-depth", "9"], "split depth must be 1..8 for n = 8 and method d4"),
-    (["count", "8", "--fixed", "0:0", "--unique"], "cannot be combined with fixed queens"),
-    (["solutions", "8", "--fixed", "0:0", "--unique"], "cannot be combined with fixed queens"),
-    (["count", "8", "--fixed", "0:0", "--method", "mirror"], "method mirror cannot be used"),
-    (["solutions", "5", "--format", "board", "--one-based"], "apply to perm and jsonl, not board"),
-    (["first", "5", "--format", "matrix", "--one-based"], "apply to perm and jsonl, not matrix"),
-    (["solutions", "5", "--format", "npy"], "npy output needs a file"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["count", "8", "--split-depth", "9"], "split depth must be 1..8 for n = 8 and method d4"),
+        (
+            ["table", "8-9", "--split-depth", "9"],
+            "split depth must be 1..8 for n = 8 and method d4",
+        ),
+        (["count", "8", "--fixed", "0:0", "--unique"], "cannot be combined with fixed queens"),
+        (["solutions", "8", "--fixed", "0:0", "--unique"], "cannot be combined with fixed queens"),
+        (["count", "8", "--fixed", "0:0", "--method", "mirror"], "method mirror cannot be used"),
+        (
+            ["solutions", "5", "--format", "board", "--one-based"],
+            "apply to perm and jsonl, not board",
+        ),
+        (
+            ["first", "5", "--format", "matrix", "--one-based"],
+            "apply to perm and jsonl, not matrix",
+        ),
+        (["solutions", "5", "--format", "npy"], "npy output needs a file"),
+    ],
+)
 def test_cli_and_library_share_each_check(argv, message, cli):
     r = cli(*argv)
     assert r.returncode == 2 and r.stdout == ""
@@ -91,6 +109,7 @@ def test_library_gives_the_same_messages():
     with pytest.raises(ValueError, match="cannot be combined with fixed queens"):
         run_count(8, unique=True, fixed=[(0, 0)])
     from parqueens.formats import SolutionWriter, render
+
     with pytest.raises(ValueError, match="apply to perm and jsonl, not board"):
         render([1, 3, 0, 2], "board", one_based=True)
     with pytest.raises(ValueError, match="apply to perm and jsonl, not matrix"):
@@ -128,24 +147,29 @@ def test_usage_errors_and_help_load_no_search_machinery():
         "             ['count', '8', '--split-depth', '20'], ['table', '5-3'],\n"
         "             ['count', '8', '--fixed', '0:0', '--unique'],\n"
         "             ['solutions', '8', '--format', 'npy'], ['first', '8', '--fixed', '9:9'],\n"
-        "             ['count', '8', '--scheduler', 'tcp://x:1'], ['table', '4', '--out', 'x.txt']):\n"
+        "             ['count', '8', '--scheduler', 'tcp://x:1'],\n"
+        "             ['table', '4', '--out', 'x.txt']):\n"
         "    try:\n"
         "        codes.append(cli.main(argv))\n"
         "    except SystemExit as exc:\n"
         "        codes.append(exc.code)\n"
         "print(codes, sorted(m for m in ('numba', 'numpy', 'joblib', 'psutil', 'tqdm')\n"
-        "                    if m in sys.modules), file=sys.stderr)\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env=cli_env(), timeout=60)
+        "                    if m in sys.modules), file=sys.stderr)\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=cli_env(), timeout=60
+    )
     last = r.stderr.strip().splitlines()[-1]
     assert last == "[0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2] []", r.stderr
 
 
 def test_names_are_the_ones_used():
     from parqueens import formats, units
+
     assert formats.FORMATS == names.FORMATS and formats.EXTENSIONS == names.EXTENSIONS
     assert set(units.WEIGHTS) == set(names.METHODS)
     assert checks.check_backend(None) == "loky" and checks.check_backend("threading") == "threads"
     import parqueens
+
     assert parqueens.__version__ == names.VERSION
     assert "importlib" not in dir(parqueens)

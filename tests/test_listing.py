@@ -1,14 +1,15 @@
 """Listing solutions (parqueens.listing) against the brute-force oracle."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-import naive
 import parqueens
 from parqueens import symmetry
 from parqueens.construct import is_solution
 from parqueens.listing import first_solution, iter_blocks, solutions
 
+import naive
 
 brute = naive.solutions  # cached once per session
 
@@ -28,13 +29,18 @@ def from_blocks(n, **kw):
 
 # ---------------------------------------------------------------- all solutions
 
+
 def test_n4_exact():
     assert listed(4, jobs=1) == [(1, 3, 0, 2), (2, 0, 3, 1)]
 
 
 def test_n6_exact():
-    assert listed(6, jobs=1) == [(1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3),
-                                 (3, 0, 4, 1, 5, 2), (4, 2, 0, 5, 3, 1)]
+    assert listed(6, jobs=1) == [
+        (1, 3, 5, 0, 2, 4),
+        (2, 5, 1, 4, 0, 3),
+        (3, 0, 4, 1, 5, 2),
+        (4, 2, 0, 5, 3, 1),
+    ]
 
 
 def test_n8_92_distinct_valid_sorted():
@@ -43,7 +49,7 @@ def test_n8_92_distinct_valid_sorted():
     assert len(set(sols)) == 92
     assert all(is_solution(s) for s in sols)
     assert all(isinstance(s, tuple) and all(type(c) is int for c in s) for s in sols)
-    assert all(a < b for a, b in zip(sols, sols[1:]))  # strictly increasing
+    assert all(a < b for a, b in zip(sols, sols[1:], strict=False))  # strictly increasing
 
 
 @pytest.mark.parametrize("n", range(0, 11))
@@ -55,12 +61,14 @@ def test_matches_brute_force_and_count(n):
 
 def test_blocks_are_uint8_rows():
     blocks = list(iter_blocks(8, jobs=1))
-    assert blocks and all(b.dtype.name == "uint8" and b.ndim == 2 and b.shape[1] == 8
-                          and len(b) > 0 for b in blocks)
+    assert blocks and all(
+        b.dtype.name == "uint8" and b.ndim == 2 and b.shape[1] == 8 and len(b) > 0 for b in blocks
+    )
     assert sum(len(b) for b in blocks) == 92
 
 
 # ---------------------------------------------------------------- unique
+
 
 def test_unique_n8_orbits_cover_all():
     canon = listed(8, unique=True, jobs=1)
@@ -80,14 +88,14 @@ def test_unique_matches_brute_force_classes(n):
 
 # ---------------------------------------------------------------- jobs and split depth
 
+
 @pytest.mark.parametrize("n", [9, 10])
 def test_jobs_1_and_2_identical(n):
     assert listed(n, jobs=2) == listed(n, jobs=1) == list(brute(n))
 
 
 def test_jobs_1_and_2_identical_unique():
-    assert listed(10, unique=True, jobs=2) == listed(10, unique=True, jobs=1) \
-        == brute_classes(10)
+    assert listed(10, unique=True, jobs=2) == listed(10, unique=True, jobs=1) == brute_classes(10)
 
 
 @pytest.mark.parametrize("n", [6, 8, 9])
@@ -109,6 +117,7 @@ def test_split_depth_with_jobs_2():
 
 
 # ---------------------------------------------------------------- limit
+
 
 @pytest.mark.parametrize("k", [1, 2, 3, 10, 63, 64, 65, 91, 92])
 def test_limit_prefix(k):
@@ -138,6 +147,7 @@ def test_limit_per_block_total():
 
 # ---------------------------------------------------------------- first_solution
 
+
 def test_first_solution():
     assert first_solution(8) == (0, 4, 7, 5, 2, 6, 1, 3)
     assert first_solution(1) == (0,)
@@ -157,6 +167,7 @@ def test_first_solution_fixed():
 
 
 # ---------------------------------------------------------------- fixed queens
+
 
 @st.composite
 def board_and_fixed(draw):
@@ -204,25 +215,29 @@ def test_fixed_with_jobs_2_and_limit():
 
 # ---------------------------------------------------------------- invalid input
 
-@pytest.mark.parametrize("kwargs,exc", [
-    (dict(n=8, fixed=[(8, 0)]), ValueError),
-    (dict(n=8, fixed=[(0, 8)]), ValueError),
-    (dict(n=8, fixed=[(-1, 0)]), ValueError),
-    (dict(n=8, fixed=[(0, 0), (0, 3)]), ValueError),
-    (dict(n=8, fixed=[(0, 0), (0, 1)]), ValueError),
-    (dict(n=8, unique=True, fixed=[(0, 0)]), ValueError),
-    (dict(n=8, limit=0), ValueError),
-    (dict(n=8, limit=-3), ValueError),
-    (dict(n=8, limit=2.5), TypeError),
-    (dict(n=-1), ValueError),
-    (dict(n=65), ValueError),
-    (dict(n=True), TypeError),
-    (dict(n=8.0), TypeError),
-    (dict(n="8"), TypeError),
-    (dict(n=8, fixed=[(0, 1.5)]), TypeError),
-    (dict(n=8, fixed=[(0, 1, 2)]), TypeError),
-    (dict(n=8, jobs=0), ValueError),
-])
+
+@pytest.mark.parametrize(
+    "kwargs,exc",
+    [
+        (dict(n=8, fixed=[(8, 0)]), ValueError),
+        (dict(n=8, fixed=[(0, 8)]), ValueError),
+        (dict(n=8, fixed=[(-1, 0)]), ValueError),
+        (dict(n=8, fixed=[(0, 0), (0, 3)]), ValueError),
+        (dict(n=8, fixed=[(0, 0), (0, 1)]), ValueError),
+        (dict(n=8, unique=True, fixed=[(0, 0)]), ValueError),
+        (dict(n=8, limit=0), ValueError),
+        (dict(n=8, limit=-3), ValueError),
+        (dict(n=8, limit=2.5), TypeError),
+        (dict(n=-1), ValueError),
+        (dict(n=65), ValueError),
+        (dict(n=True), TypeError),
+        (dict(n=8.0), TypeError),
+        (dict(n="8"), TypeError),
+        (dict(n=8, fixed=[(0, 1.5)]), TypeError),
+        (dict(n=8, fixed=[(0, 1, 2)]), TypeError),
+        (dict(n=8, jobs=0), ValueError),
+    ],
+)
 def test_invalid_arguments(kwargs, exc):
     with pytest.raises(exc):
         list(solutions(**kwargs))
@@ -230,11 +245,14 @@ def test_invalid_arguments(kwargs, exc):
         list(iter_blocks(**kwargs))
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(n=8, fixed=[(0, 0), (1, 1)], limit=0),  # limit checked even if there is a conflict
-    dict(n=8, unique=True, fixed=[(0, 0), (1, 1)]),
-    dict(n=2, limit=0),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(n=8, fixed=[(0, 0), (1, 1)], limit=0),  # limit checked even if there is a conflict
+        dict(n=8, unique=True, fixed=[(0, 0), (1, 1)]),
+        dict(n=2, limit=0),
+    ],
+)
 def test_invalid_arguments_checked_before_shortcuts(kwargs):
     with pytest.raises(ValueError):
         list(solutions(**kwargs))

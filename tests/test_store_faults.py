@@ -59,18 +59,28 @@ DAMAGE = {
     "no-runs": (["DROP TABLE runs"], ["damaged or not a parqueens checkpoint", "runs"]),
     "no-meta": (["DROP TABLE meta"], ["damaged or not a parqueens checkpoint", "meta"]),
     "no-units": (["DROP TABLE units"], ["damaged or not a parqueens checkpoint", "units"]),
-    "no-column": (["CREATE TABLE u2 AS SELECT n, unit_id, solutions, s1, s2, s4, s8 FROM units",
-                   "DROP TABLE units", "ALTER TABLE u2 RENAME TO units"],
-                  ["damaged", "nodes"]),
-    "bad-params": (["UPDATE meta SET value = '{x' WHERE key = 'params'"],
-                   ["damaged or not a parqueens checkpoint", "params", "double quotes"]),
-    "params-list": (["UPDATE meta SET value = '[1]' WHERE key = 'params'"],
-                    ["damaged", "params"]),
+    "no-column": (
+        [
+            "CREATE TABLE u2 AS SELECT n, unit_id, solutions, s1, s2, s4, s8 FROM units",
+            "DROP TABLE units",
+            "ALTER TABLE u2 RENAME TO units",
+        ],
+        ["damaged", "nodes"],
+    ),
+    "bad-params": (
+        ["UPDATE meta SET value = '{x' WHERE key = 'params'"],
+        ["damaged or not a parqueens checkpoint", "params", "double quotes"],
+    ),
+    "params-list": (["UPDATE meta SET value = '[1]' WHERE key = 'params'"], ["damaged", "params"]),
     "no-params": (["DELETE FROM meta WHERE key = 'params'"], ["damaged", "params"]),
-    "bad-unit": (["UPDATE units SET s1 = 'abc' WHERE rowid = (SELECT min(rowid) FROM units)"],
-                 ["damaged or not a parqueens checkpoint", "unit", "not a number"]),
-    "null-unit": (["UPDATE units SET nodes = NULL WHERE rowid = (SELECT max(rowid) FROM units)"],
-                  ["damaged", "not a number"]),
+    "bad-unit": (
+        ["UPDATE units SET s1 = 'abc' WHERE rowid = (SELECT min(rowid) FROM units)"],
+        ["damaged or not a parqueens checkpoint", "unit", "not a number"],
+    ),
+    "null-unit": (
+        ["UPDATE units SET nodes = NULL WHERE rowid = (SELECT max(rowid) FROM units)"],
+        ["damaged", "not a number"],
+    ),
     "bad-total": (["UPDATE runs SET total = '7x'"], ["damaged", "n = 9", "not a number"]),
     "no-wal": (None, ["looks incomplete", "-wal"]),
 }
@@ -89,8 +99,9 @@ def test_damaged_file_refused(good, cli, tmp_path, case, command):
         shutil.copy(good, path)
         _sql(path, *statements)
     before = _sha256(path)
-    args = ["status", path] if command == "status" else ["count", 9, "--checkpoint", path,
-                                                         "--quiet"]
+    args = (
+        ["status", path] if command == "status" else ["count", 9, "--checkpoint", path, "--quiet"]
+    )
     r = cli(*args)
     assert_one_line_error(r)
     assert str(path) in r.stderr
@@ -200,12 +211,15 @@ def test_read_only_file_refused_as_root_too(good, cli, tmp_path, monkeypatch):
     path = tmp_path / "c.sqlite"
     shutil.copy(good, path)
     real = os.access
-    monkeypatch.setattr(store.os, "access",
-                        lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode))
+    monkeypatch.setattr(
+        store.os, "access", lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode)
+    )
     r = cli("count", 9, "--checkpoint", path, "--quiet")
     assert r.returncode == 2
-    assert r.stderr == f"parqueens: error: {path} is read-only; make it writable (chmod u+w) " \
-                       f"or use another file\n"
+    assert (
+        r.stderr == f"parqueens: error: {path} is read-only; make it writable (chmod u+w) "
+        f"or use another file\n"
+    )
 
 
 def test_read_only_database_refused_at_open(good, tmp_path, monkeypatch):
@@ -215,8 +229,11 @@ def test_read_only_database_refused_at_open(good, tmp_path, monkeypatch):
     shutil.copy(good, path)
     params = RunStore(path).params
     real = sqlite3.connect
-    monkeypatch.setattr(store.sqlite3, "connect", lambda target, **kw: real(
-        target + ("&" if "?" in target else "?") + "mode=ro", **kw))
+    monkeypatch.setattr(
+        store.sqlite3,
+        "connect",
+        lambda target, **kw: real(target + ("&" if "?" in target else "?") + "mode=ro", **kw),
+    )
     with pytest.raises(CheckpointError, match="c.sqlite is read-only"):
         RunStore(path, params)
 
@@ -229,8 +246,9 @@ def test_read_only_shm_named(good, tmp_path, monkeypatch):
     shm.write_bytes(b"")
     params = RunStore(path).params
     real = os.access
-    monkeypatch.setattr(store.os, "access",
-                        lambda p, mode: False if os.fspath(p) == str(shm) else real(p, mode))
+    monkeypatch.setattr(
+        store.os, "access", lambda p, mode: False if os.fspath(p) == str(shm) else real(p, mode)
+    )
     with pytest.raises(CheckpointError, match="c.sqlite-shm is read-only"):
         RunStore(path, params)
 
@@ -295,8 +313,11 @@ def test_full_disk_mid_run_keeps_saved_units(cli, tmp_path, monkeypatch):
     path = tmp_path / "c.sqlite"
     args = ["count", 12, "--checkpoint", path, "--jobs", 1, "--split-depth", 3, "--quiet"]
     with monkeypatch.context() as m:
-        m.setattr(store.sqlite3, "connect",
-                  _failing("INSERT OR REPLACE", "database or disk is full", after=1))
+        m.setattr(
+            store.sqlite3,
+            "connect",
+            _failing("INSERT OR REPLACE", "database or disk is full", after=1),
+        )
         r = cli(*args)
     assert_one_line_error(r)
     assert f"{path}: no space left on the disk" in r.stderr and "kept" in r.stderr

@@ -1,7 +1,8 @@
 """D4 helpers against coordinates mapped by hand."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from parqueens.symmetry import SYMMETRIES, canonical, orbit, orbit_size, stabilizer, transform
 
@@ -78,7 +79,9 @@ def test_kernel_image_rows_and_canonical_test(perm):
     # The search's canonical test reads images row by row without building
     # them; it must agree with transform() and canonical().
     import numpy as np
+
     from parqueens.symmetry import _canonical_stabilizer, _image_row
+
     n = len(perm)
     q = np.array(perm, dtype=np.int64)
     inv = np.argsort(q)

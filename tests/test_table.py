@@ -18,7 +18,7 @@ def _markdown_rows(text):
     cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
     header = cells[0]
     assert all(set(c) <= set("-:") and c for c in cells[1]), "second line must be the rule"
-    rows = [dict(zip(header, row)) for row in cells[2:]]
+    rows = [dict(zip(header, row, strict=False)) for row in cells[2:]]
     assert all(len(row) == len(header) for row in cells[2:])
     return header, rows
 
@@ -39,6 +39,7 @@ def _check_rows(rows, ns, unique):
 
 # ------------------------------------------------------------------ stdout
 
+
 def test_markdown_on_stdout(cli):
     r = cli("table", "1-12")
     assert r.returncode == 0, r.stderr
@@ -58,8 +59,9 @@ def test_markdown_unique_on_stdout(cli):
     _check_rows(rows, range(1, 13), unique=True)
 
 
-@pytest.mark.parametrize("text,ns", [("4,6,8-10", [4, 6, 8, 9, 10]), ("8", [8]),
-                                     ("8-10,9,4", [4, 8, 9, 10])])
+@pytest.mark.parametrize(
+    "text,ns", [("4,6,8-10", [4, 6, 8, 9, 10]), ("8", [8]), ("8-10,9,4", [4, 8, 9, 10])]
+)
 def test_ranges(cli, text, ns):
     r = cli("table", text)
     assert r.returncode == 0, r.stderr
@@ -68,6 +70,7 @@ def test_ranges(cli, text, ns):
 
 
 # ------------------------------------------------------------------ files
+
 
 def _read_table_file(path, fmt):
     text = path.read_text()
@@ -82,8 +85,9 @@ def _read_table_file(path, fmt):
     return _markdown_rows(text)
 
 
-@pytest.mark.parametrize("fmt,unique", [("csv", False), ("json", False), ("md", False),
-                                        ("json", True)])
+@pytest.mark.parametrize(
+    "fmt,unique", [("csv", False), ("json", False), ("md", False), ("json", True)]
+)
 def test_output_file(cli, tmp_path, fmt, unique):
     name = f"{'u' if unique else 'x'}.{fmt}"
     r = cli("table", "1-12", *(["--unique"] if unique else []), "-o", name, cwd=tmp_path)
@@ -91,14 +95,12 @@ def test_output_file(cli, tmp_path, fmt, unique):
     assert r.stdout == "", "the table goes to the file, not stdout"
     path = tmp_path / name
     header, rows = _read_table_file(path, fmt)
-    want = ["n", "total"] + (["fundamental"] if unique else []) + ["method", "units",
-                                                                   "seconds"]
+    want = ["n", "total"] + (["fundamental"] if unique else []) + ["method", "units", "seconds"]
     assert list(header) == want
     _check_rows(rows, range(1, 13), unique)
     if fmt == "json":
         # JSON keeps numbers as numbers.
-        assert all(isinstance(row["total"], int) and isinstance(row["n"], int)
-                   for row in rows)
+        assert all(isinstance(row["total"], int) and isinstance(row["n"], int) for row in rows)
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".part")], "temporary file left"
 
 

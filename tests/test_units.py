@@ -1,7 +1,8 @@
 """Work units: how many, which weights, stable ids, correct constraints."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parqueens.runner import run_chunk, search_specs
 from parqueens.units import auto_depth, d4_order, iter_units, make_units
@@ -15,6 +16,7 @@ def _prefixes(n, depth):
 
 def _all_partials(n, depth):
     from itertools import permutations
+
     for p in permutations(range(n), depth):
         if all(abs(p[i] - p[j]) != i - j for i in range(depth) for j in range(i)):
             yield p
@@ -31,8 +33,11 @@ def test_plain_units_are_all_prefixes(n, depth):
 def test_mirror_units_cover_left_half(n, depth):
     units = make_units(n, "mirror", depth)
     mid = n // 2
-    expected = {p for p in _prefixes(n, depth)
-                if p[0] < mid or (n % 2 and p[0] == mid and (depth < 2 or p[1] < mid))}
+    expected = {
+        p
+        for p in _prefixes(n, depth)
+        if p[0] < mid or (n % 2 and p[0] == mid and (depth < 2 or p[1] < mid))
+    }
     assert {u.prefix for u in units} == expected
     assert all(u.weight == 2 for u in units)
 
@@ -72,8 +77,9 @@ def test_d4_units_find_each_class_once():
 
 
 def _d4_orbits(n, depth, order=None, lexicographic=False):
-    specs = [spec for _, spec in iter_units(n, "d4", depth, lexicographic=lexicographic,
-                                            order=order)]
+    specs = [
+        spec for _, spec in iter_units(n, "d4", depth, lexicographic=lexicographic, order=order)
+    ]
     _, by_stab, nodes = search_specs(n, specs, nodes=True)
     by_stab = by_stab.sum(axis=0)
     return {8: int(by_stab[0]), 4: int(by_stab[1]), 2: int(by_stab[2])}, int(nodes.sum())
@@ -114,6 +120,7 @@ def test_d4_counting_order_visits_fewer_nodes():
 
 def test_d4_lexicographic_finds_canonical_forms():
     from parqueens.listing import solutions as list_solutions
+
     n = 9
     listed = [tuple(int(c) for c in q) for q in list_solutions(n, unique=True)]
     assert listed == sorted(classes(n))
@@ -134,6 +141,7 @@ def test_make_units_rejects(bad):
 
 def test_work_shares_follow_the_nodes():
     from parqueens.units import work_shares
+
     units = make_units(14, "d4", 2)
     shares = work_shares(units)
     assert len(shares) == len(units) and abs(shares.sum() - 1) < 1e-9
@@ -143,5 +151,6 @@ def test_work_shares_follow_the_nodes():
     assert shares[:k].sum() > 2 * k / len(units)  # far from counting units
     assert work_shares([]).size == 0
     from parqueens.units import WorkUnit
+
     no_room = [WorkUnit(8, "plain", (0, 0)), WorkUnit(8, "plain", (1, 1))]
     assert list(work_shares(no_room)) == [0.5, 0.5]

@@ -11,9 +11,10 @@ import io
 import numpy as np
 import pytest
 
-from cli_helpers import assert_one_line_error
 from parqueens.formats import FORMATS, SolutionWriter, read_solutions
 from parqueens.listing import solutions
+
+from cli_helpers import assert_one_line_error
 
 SOL8 = list(solutions(8, jobs=1))
 COUNTS = {0: 1, 1: 1, 2: 0, 3: 0, 4: 2, 8: 92}
@@ -32,6 +33,7 @@ def _stdin(monkeypatch, data):
 
 
 # ---------------------------------------------------------------- read_solutions
+
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_stdin_is_sniffed_like_a_file(tmp_path, monkeypatch, fmt):
@@ -66,15 +68,18 @@ def test_npy_gives_n_at_once(tmp_path, fmt, n):
     assert reader.n == n and list(reader) == []
 
 
-@pytest.mark.parametrize("text, n, expected, n_after", [
-    (b"", None, [], None),               # empty: n unknown
-    (b"", 5, [], 5),
-    (b"\n", None, [()], 0),              # what `solutions 0` writes
-    (b"\n\n", None, [(), ()], 0),
-    (b"\r\n", 0, [()], 0),
-    (b"\n", 5, [], 5),                   # n > 0 given: a blank line is nothing
-    (b"\n1 0\n\n", None, [(1, 0)], 2),   # blank lines around content are skipped
-])
+@pytest.mark.parametrize(
+    "text, n, expected, n_after",
+    [
+        (b"", None, [], None),  # empty: n unknown
+        (b"", 5, [], 5),
+        (b"\n", None, [()], 0),  # what `solutions 0` writes
+        (b"\n\n", None, [(), ()], 0),
+        (b"\r\n", 0, [()], 0),
+        (b"\n", 5, [], 5),  # n > 0 given: a blank line is nothing
+        (b"\n1 0\n\n", None, [(1, 0)], 2),  # blank lines around content are skipped
+    ],
+)
 def test_perm_blank_lines_and_n(tmp_path, text, n, expected, n_after):
     path = tmp_path / "a.perm"
     path.write_bytes(text)
@@ -110,13 +115,21 @@ def _bad_npy_files():
     good = io.BytesIO()
     np.save(good, np.array(SOL8, dtype=np.uint8))
     good = good.getvalue()
-    files = {"text.npy": b"1 3 0 2\n", "empty.npy": b"", "trunc.npy": good[:300],
-             "magic_only.npy": good[:8], "header_cut.npy": good[:40],
-             "version.npy": good[:6] + b"\x07\x00" + good[8:],
-             "header.npy": good[:10] + b"{'descr': 3}".ljust(118) + good[128:]}
-    arrays = {"object.npy": np.array([[1, 0]], dtype=object),
-              "float.npy": np.zeros((2, 2)), "flat.npy": np.zeros(3, dtype=np.uint8),
-              "bool.npy": np.ones((1, 1), dtype=bool)}
+    files = {
+        "text.npy": b"1 3 0 2\n",
+        "empty.npy": b"",
+        "trunc.npy": good[:300],
+        "magic_only.npy": good[:8],
+        "header_cut.npy": good[:40],
+        "version.npy": good[:6] + b"\x07\x00" + good[8:],
+        "header.npy": good[:10] + b"{'descr': 3}".ljust(118) + good[128:],
+    }
+    arrays = {
+        "object.npy": np.array([[1, 0]], dtype=object),
+        "float.npy": np.zeros((2, 2)),
+        "flat.npy": np.zeros(3, dtype=np.uint8),
+        "bool.npy": np.ones((1, 1), dtype=bool),
+    }
     for name, a in arrays.items():
         buf = io.BytesIO()
         np.save(buf, a, allow_pickle=True)
@@ -152,8 +165,7 @@ def test_bad_npy_reasons(tmp_path):
             read_solutions(tmp_path / name)
         why[name] = str(e.value).split("solutions: ", 1)[1]
     assert why["text.npy"] == why["zip.npy"] == "it does not start with the .npy magic bytes"
-    assert why["trunc.npy"] == ("truncated: the header announces 736 bytes of data, "
-                                "it holds 172")
+    assert why["trunc.npy"] == ("truncated: the header announces 736 bytes of data, it holds 172")
     assert why["object.npy"] == "expected an integer dtype, got object"
     assert why["flat.npy"] == "expected an array of shape (count, n), got shape (3,)"
     assert "version 7.0" in why["version.npy"]
@@ -171,8 +183,9 @@ def test_round_trip_complete(cli, tmp_path, n, fmt):
     assert r.returncode == 0, r.stderr
     want = COUNTS[n]
     sols = "solution" if want == 1 else "solutions"
-    report = f"{f}: {want} {sols} of n = {n}, all valid, no duplicates, complete: all {want} " \
-             f"{sols}\n"
+    report = (
+        f"{f}: {want} {sols} of n = {n}, all valid, no duplicates, complete: all {want} {sols}\n"
+    )
     r = cli("verify", f, "--complete", "--n", n, "--jobs", 1, cwd=tmp_path)
     assert (r.returncode, r.stdout, r.stderr) == (0, report, "")
     r = cli("verify", f, "--complete", "--jobs", 1, cwd=tmp_path)
@@ -190,18 +203,24 @@ def test_empty_file_without_complete(cli, tmp_path):
     r = cli("verify", "e.txt", cwd=tmp_path)
     # no n is claimed for a file that holds none
     assert (r.returncode, r.stdout, r.stderr) == (
-        0, "e.txt: 0 solutions, all valid, no duplicates\n", "")
+        0,
+        "e.txt: 0 solutions, all valid, no duplicates\n",
+        "",
+    )
 
 
 # ---------------------------------------------------------------- the command, piped input
+
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_stdin_formats(cli, tmp_path, fmt):
     data = _file_bytes(tmp_path, fmt, SOL8, 8)
     r = cli("verify", "-", "--complete", "--jobs", 1, input=data)
     assert (r.returncode, r.stderr) == (0, "")
-    assert r.stdout == "-: 92 solutions of n = 8, all valid, no duplicates, " \
-                       "complete: all 92 solutions\n"
+    assert (
+        r.stdout == "-: 92 solutions of n = 8, all valid, no duplicates, "
+        "complete: all 92 solutions\n"
+    )
 
 
 def test_stdin_n0(cli):
@@ -219,14 +238,15 @@ def test_stdin_empty(cli):
     assert "0 solutions of n = 2" in r.stdout and "complete: all 0 solutions" in r.stdout
 
 
-@pytest.mark.parametrize("data,args", [(b"\x93NUMPY junk", ["--jobs", 1]),
-                                       (b"1 3 0 2\n", ["--format", "npy"])],
-                         ids=["bad_npy", "text_as_npy"])
+@pytest.mark.parametrize(
+    "data,args",
+    [(b"\x93NUMPY junk", ["--jobs", 1]), (b"1 3 0 2\n", ["--format", "npy"])],
+    ids=["bad_npy", "text_as_npy"],
+)
 def test_stdin_bad_npy(cli, data, args):
     r = cli("verify", "-", *args, input=data)
     assert_one_line_error(r)
-    assert r.stderr.startswith("parqueens: error: <stdin> is not a valid .npy file of "
-                               "solutions: ")
+    assert r.stderr.startswith("parqueens: error: <stdin> is not a valid .npy file of solutions: ")
 
 
 def test_stdin_board_one_based(cli):
@@ -236,11 +256,9 @@ def test_stdin_board_one_based(cli):
     assert "(--one-based) apply to perm and jsonl, not board" in r.stderr
 
 
-@pytest.mark.parametrize("name", ["text.npy", "trunc.npy", "object.npy", "zip.npy",
-                                  "empty.npy"])
+@pytest.mark.parametrize("name", ["text.npy", "trunc.npy", "object.npy", "zip.npy", "empty.npy"])
 def test_cli_bad_npy_file(tmp_path, cli, name):
     (tmp_path / name).write_bytes(_bad_npy_files()[name])
     r = cli("verify", name, cwd=tmp_path)
     assert_one_line_error(r)
-    assert r.stderr.startswith(f"parqueens: error: {name} is not a valid .npy file of "
-                               "solutions: ")
+    assert r.stderr.startswith(f"parqueens: error: {name} is not a valid .npy file of solutions: ")
