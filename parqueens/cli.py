@@ -971,14 +971,15 @@ def main(argv=None):
     from .store import CheckpointError
 
     parser = build_parser()
-    # joblib warns when an interrupted or limited run cancels its tasks: that
-    # is what the user asked for, and the message says what happened.
-    warnings.filterwarnings(
-        "ignore", message=r".*tasks which were still being processed", category=UserWarning
-    )
     args = None
     try:
-        with raise_on_sigterm():
+        with raise_on_sigterm(), warnings.catch_warnings():
+            # joblib warns when an interrupted or limited run cancels its
+            # tasks: that is what the user asked for, and the message says
+            # what happened.  Only while main runs: a caller keeps its filters.
+            warnings.filterwarnings(
+                "ignore", message=r".*tasks which were still being processed", category=UserWarning
+            )
             args = parser.parse_args(argv)
             return _run(args)
     except UsageError as exc:
