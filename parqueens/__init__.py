@@ -73,7 +73,7 @@ def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=
         Board size, 0..64 (n = 0 gives 1, the empty placement).
     jobs : int or None
         Parallel jobs, threads of this process (None: all cores, but 1 for
-        n <= 14; 1: none); see :func:`run_count`.
+        n <= 14 free rows; 1: none); see :func:`run_count`.
     method : str or None
         ``"d4"`` (default), ``"mirror"`` or ``"plain"``; all give the same count.
     split_depth : int or None

@@ -23,8 +23,9 @@ from contextlib import contextmanager
 
 from .checks import check_backend, check_jobs
 
-#: With the default ``jobs=None``, boards up to this size are searched in the
-#: calling thread: starting parallel jobs would take longer than the search.
+#: With the default ``jobs=None``, boards with up to this many rows to search
+#: (fixed queens' rows not counted) are searched in the calling thread:
+#: starting parallel jobs would take longer than the search.
 SMALL_N = 14
 
 
@@ -90,7 +91,8 @@ def plan_jobs(jobs, backend="threads", n=None):
     backend : str
         One of :data:`parqueens.names.BACKENDS` (or an alias).
     n : int or None
-        The board size, for the small-board default.
+        The rows left to search (the board size less the fixed queens), for
+        the small-board default.
 
     Returns
     -------

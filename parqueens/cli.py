@@ -102,7 +102,7 @@ def _add_jobs(p):
         metavar="J",
         help="parallel jobs: threads when counting, worker processes with "
         "--backend loky and when listing (default: all cores, as "
-        "joblib.cpu_count(), but 1 for n <= 14; 1: run in this process; "
+        "joblib.cpu_count(), but 1 for n <= 14 rows to search; 1: run in this process; "
         "-1: all cores, -2: all but one; no more run than the cores)",
     )
 
@@ -389,7 +389,8 @@ def _check_split_depth(args):
     try:
         jobs = plan_jobs(args.jobs, args.backend if args.backend != "dask" else "threads")
         for n in ns:
-            default = auto_depth(n, checks.resolve_method(args.method, n, fixed, args.unique), jobs)
+            method = checks.resolve_method(args.method, n, fixed, args.unique)
+            default = auto_depth(n, method, jobs, fixed)
             if depth > default + 2:
                 _note(
                     args,

@@ -40,10 +40,16 @@ def _listing_method(n, unique, fixed):
     return "d4" if unique and n >= 4 else "plain"
 
 
-def _listing_depth(n, method):
-    # About n/4 + 1 rows keeps units to a few thousand solutions each up to
-    # n = 20 while the number of units stays manageable.
-    return max(min_depth(method, True), min(n - 3, n // 4 + 1))
+def _listing_depth(n, method, fixed=()):
+    # About n/4 + 1 free rows keep units to a few thousand solutions each up
+    # to n = 20 while the number of units stays manageable; fixed queens'
+    # rows do not branch, so the depth grows past them.
+    fixed_rows = {r for r, _ in fixed}
+    depth = free = 0
+    while depth < n - 3 and free < n // 4 + 1:
+        free += depth not in fixed_rows
+        depth += 1
+    return max(min_depth(method, True), depth)
 
 
 def _enumerate_units(units, unique, limit):
@@ -88,7 +94,7 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
         Only the solutions containing these 0-based ``(row, col)`` queens.
     jobs : int or None
         Worker processes (loky), planned as in :func:`parqueens.run_count`
-        (None: all cores, but 1 for n <= 14); the order of the solutions
+        (None: all cores, but 1 for at most 14 rows to search); the order of the solutions
         does not depend on it.
     limit : int or None
         Stop after this many solutions.
@@ -108,7 +114,7 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     n = check_n(n)
     fixed = check_fixed(n, fixed)
     method = _listing_method(n, unique, fixed)
-    jobs = plan_jobs(jobs, "loky", n)
+    jobs = plan_jobs(jobs, "loky", n - len(fixed))
     if limit is not None:
         limit = check_positive(limit, "limit")
     if fixed_conflict(fixed):
@@ -119,7 +125,7 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
             yield np.array(found, dtype=np.uint8).reshape(len(found), n)
         return
     if split_depth is None:
-        depth = _listing_depth(n, method)
+        depth = _listing_depth(n, method, fixed)
     else:
         depth = check_split_depth(split_depth, n, method, min_depth(method, True))
     units = (unit for unit, _ in iter_units(n, method, depth, fixed, lexicographic=True))

@@ -297,7 +297,8 @@ def run_count(
         :mod:`parqueens.units`.
     jobs : int or None
         Parallel jobs (threads by default); None for all cores (but 1 for
-        n <= 14, where starting jobs costs more than the search), negative
+        at most 14 rows to search, fixed queens not counted, where starting
+        jobs costs more than the search), negative
         as in joblib, 1 for none (the search runs in this thread).  No more
         than the cores, nor than the work units, run: see
         :func:`parqueens.backends.plan_jobs`; :attr:`CountResult.jobs` says
@@ -343,7 +344,7 @@ def run_count(
     backend = check_backend(backend)
     asked = method
     n, method, fixed = check_count(n, method, unique, fixed, split_depth)
-    jobs = plan_jobs(jobs, backend, n)
+    jobs = plan_jobs(jobs, backend, n - len(fixed))
     # Before any kernel is called here (make_units calls some): loading the
     # numba cache in the main thread would swallow a Ctrl-C (ctypes callbacks).
     call_interruptibly(warm_up, bool(nodes))
@@ -476,7 +477,7 @@ def estimate(
     backend = check_backend(backend)
     n, method, fixed = check_count(n, method, False, fixed, split_depth)
     t = time.perf_counter()
-    plan = plan_count(n, method, plan_jobs(jobs, backend, n), split_depth, fixed)
+    plan = plan_count(n, method, plan_jobs(jobs, backend, n - len(fixed)), split_depth, fixed)
     # A run builds the units too, and their masks once more when searching:
     # with a deep --split-depth that can outweigh the search.
     build = 2 * (time.perf_counter() - t)

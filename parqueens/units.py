@@ -284,8 +284,9 @@ def iter_units(n, method, depth, fixed=(), lexicographic=False, order=None):
         order = order or d4_order(n, lexicographic)
         if not lexicographic:
             split_last = (n - 4) // 2
+    rows = _fixed_rows(n, fixed)
     for start, weight in _first_row_choices(n, method, order):
-        for prefix in _extend(n, start, depth):
+        for prefix in _extend(n, start, depth, rows):
             unit = WorkUnit(n, method, prefix, weight, fixed, lexicographic)
             spec = unit_masks(unit, order=order)
             if not spec.ok:
@@ -341,28 +342,46 @@ def make_units(n, method, depth, fixed=()):
     return units
 
 
-def _extend(n, start, depth):
-    """Non-attacking prefixes of length ``depth`` that begin with ``start``."""
-    if not _consistent(start):
-        return
-    stack = [start]
+def _extend(n, start, depth, rows):
+    """Non-attacking prefixes of length ``depth`` that begin with ``start``,
+    in lexicographic order, with the queen of each row ``r`` within the
+    columns ``rows[r]`` (an int mask: the squares fixed queens leave, see
+    :func:`_fixed_rows`), so that no prefix is built only to be thrown away."""
+    full = (1 << n) - 1
+    cols = ld = rd = 0
+    for r, c in enumerate(start):
+        bit = 1 << c
+        if (cols | ld | rd) & bit or not rows[r] & bit:
+            return
+        cols, ld, rd = cols | bit, ((ld | bit) << 1) & full, (rd | bit) >> 1
+    stack = [(start, cols, ld, rd)]
     while stack:
-        prefix = stack.pop()
+        prefix, cols, ld, rd = stack.pop()
         if len(prefix) >= depth:
             yield prefix
             continue
-        for c in range(n - 1, -1, -1):
-            if _consistent(prefix + (c,)):
-                stack.append(prefix + (c,))
+        free = rows[len(prefix)] & ~(cols | ld | rd)
+        for c in range(free.bit_length() - 1, -1, -1):  # popped from column 0 up
+            bit = 1 << c
+            if free & bit:
+                stack.append((prefix + (c,), cols | bit, ((ld | bit) << 1) & full, (rd | bit) >> 1))
 
 
-def _consistent(prefix):
-    for i, ci in enumerate(prefix):
-        for j in range(i):
-            cj = prefix[j]
-            if ci == cj or abs(ci - cj) == i - j:
-                return False
-    return True
+def _fixed_rows(n, fixed):
+    """Per row, the columns (an int mask) that the fixed queens leave a queen
+    of that row: its own column in a fixed queen's row, else the squares no
+    fixed queen attacks."""
+    full = (1 << n) - 1
+    rows = [full] * n
+    for fr, fc in fixed:
+        for r in range(n):
+            d = abs(r - fr)
+            if d == 0:
+                rows[r] &= 1 << fc
+            else:
+                rows[r] &= ~((1 << fc) | (1 << (fc + d)) | ((1 << (fc - d)) if fc >= d else 0))
+        rows = [m & full for m in rows]
+    return rows
 
 
 #: Above this many units (a deep split depth), :func:`work_shares` counts
@@ -405,31 +424,33 @@ def _size_estimate(allowed):
         return float(np.sum(np.log2(np.bitwise_count(allowed).astype(np.float64))))
 
 
-def auto_depth(n, method, jobs):
+def auto_depth(n, method, jobs, fixed=()):
     """Split depth giving many more units than jobs (at least 64 per job).
 
     Units differ a lot in size, so a surplus keeps every worker busy to the
-    end; the depth stops growing at n - 3 for small boards.
+    end; the depth stops growing at n - 3 for small boards.  Fixed queens
+    are counted in: their rows do not branch, so the depth grows past them.
     """
     target = max(128, 64 * jobs)
     depth = min_depth(method)
-    while depth < n - 3 and _count_units(n, method, depth) < target:
+    while depth < n - 3 and _count_units(n, method, depth, fixed) < target:
         depth += 1
     return depth
 
 
-def _count_units(n, method, depth):
-    return sum(1 for _ in iter_units(n, method, depth))
+def _count_units(n, method, depth, fixed=()):
+    return sum(1 for _ in iter_units(n, method, depth, fixed))
 
 
 # ---------------------------------------------------------------- the plan
 
 
-def choose_depth(n, method, jobs, split_depth=None):
+def choose_depth(n, method, jobs, split_depth=None, fixed=()):
     """The split depth of a count: ``split_depth`` checked against the
-    method's range, or :func:`auto_depth` for ``jobs`` jobs if None."""
+    method's range, or :func:`auto_depth` for ``jobs`` jobs and the fixed
+    queens if None."""
     if split_depth is None:
-        return auto_depth(n, method, jobs)
+        return auto_depth(n, method, jobs, fixed)
     return check_split_depth(split_depth, n, method, min_depth(method))
 
 
@@ -497,7 +518,7 @@ def plan_count(n, method, jobs, split_depth=None, fixed=()):
     if n < UNITS_FROM or conflict:
         tiny = tuple(tiny_solutions(n, False, fixed)) if n < UNITS_FROM else ()
         return Plan(n, "plain" if n < UNITS_FROM else method, 0, (), 1, tiny, conflict)
-    depth = choose_depth(n, method, jobs, split_depth)
+    depth = choose_depth(n, method, jobs, split_depth, fixed)
     units = tuple(make_units(n, method, depth, fixed))
     return Plan(n, method, depth, units, max(1, min(jobs, len(units))))
 
