@@ -12,19 +12,16 @@ bitmask backtracker).  The free squares of row ``r`` are
 row ``r`` may use given everything decided before the search starts (a
 pre-placed queen's own square, squares attacked by pre-placed queens of any
 row, and the border bounds of the D4 method).  Pre-placed queens lower down
-the board thus prune the upper rows at once.  ``must_row``/``must_mask``
-adds one more prune for the listing: after row ``must_row`` the columns of
-``must_mask`` must all be occupied (the side columns of the lexicographic D4
-order).
+the board thus prune the upper rows at once.
 
-Two searches use these inputs.  :func:`_count` (counting) keeps the
+One search uses these inputs.  :func:`_count` (counting) keeps the
 *occupied* squares instead, as m-queens does: the columns mask has every bit
 off the board set, so a row is full when its occupied mask is all ones, and
 what ``allowed`` bans is read from a per-row table.  Its variants (with or
 without that table, the recording of solutions, the node counter) are
-chosen by argument types, ``None`` compiling a branch away.
-:func:`_record` (listing) walks the free squares in lexicographic order and
-stores the solutions.
+chosen by argument types, ``None`` compiling a branch away.  :func:`_list`
+(listing) is the same loop, writing every solution's columns (the search
+tries the lowest free column first, so they come in lexicographic order).
 
 All masks are ``numpy.uint64``; every literal is cast, because numba turns
 mixed ``int64``/``uint64`` arithmetic into floating point.  The kernels are
@@ -297,6 +294,104 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
 
 
 @njit(cache=True, nogil=True)
+def _list(n, allowed, banned, out, limit, W):
+    """Write the solutions with the row-``r`` queen in ``allowed[r]`` to
+    ``out``, in lexicographic order: :func:`_count`'s search (the same loop,
+    tables and look-ahead; ``banned``, ``W`` as there) with every solution
+    recorded (the listing of all solutions).
+
+    Requires n >= 3.  ``out``: uint8, shape ``(capacity, n)``, receives the
+    columns of each solution (``out[i, row] = col``); the search stops at
+    ``limit`` solutions (0: no limit) or when ``out`` is full.  Returns
+    ``(recorded, complete)``: ``out[:recorded]`` holds the first solutions,
+    and ``complete`` says that they are all of them (False: the limit was
+    reached, or ``out`` ran out: search again with a larger one).
+    """
+    board = _full_mask(n)
+    top = n - 3
+    row, c, dl, dr, ok = _leading_rows(n, allowed)
+    if not ok:
+        return 0, True
+    c |= ~board
+    C = np.zeros(n, np.uint8)  # the column of each row's queen
+    for r in range(row):
+        C[r] = trailing_zeros(allowed[r])
+    for r in range(row, n):
+        W[_B + 3 + top - r] = ~allowed[r] & board
+    blast = W[_B + 1]
+    capacity = out.shape[0]
+    stop_at = capacity if limit <= 0 else min(limit, capacity)
+    recorded = 0
+    rest = np.uint64(top - row)
+    posib = W[_NEXT3 + _THREE + rest] | c | dl | dr
+    W[0] = _ALL
+    d = _ONE
+    W[6] = c
+    W[7] = dl
+    W[8] = dr
+    W[9] = rest
+    while True:
+        while posib != _ALL:
+            bit = ~posib & (posib + _ONE)
+            posib |= bit
+            ndl = (bit | dl) << _ONE
+            ndr = (bit | dr) >> _ONE
+            nc = bit | c
+            npos = nc | ndl | ndr
+            if banned is not None:
+                npos |= W[_NEXT + rest]
+            if npos == _ALL:
+                continue
+            if banned is None:
+                if nc | (ndl << _ONE) | (ndr >> _ONE) == _ALL:
+                    continue
+            elif W[_NEXT2 + rest] | nc | (ndl << _ONE) | (ndr >> _ONE) == _ALL:
+                continue
+            C[top - np.int64(rest)] = trailing_zeros(bit)
+            if rest == _ZERO:
+                # Rows n - 2 and n - 1 inline, as in _count.
+                while npos != _ALL:
+                    b2 = ~npos & (npos + _ONE)
+                    npos |= b2
+                    last = blast | nc | b2 | ((ndl | b2) << _ONE) | ((ndr | b2) >> _ONE)
+                    if last == _ALL:
+                        continue
+                    if recorded == stop_at:
+                        return recorded, False
+                    C[n - 2] = trailing_zeros(b2)
+                    C[n - 1] = trailing_zeros(~last)
+                    out[recorded, :] = C
+                    recorded += 1
+                continue
+            if banned is None:
+                if nc | (ndl << _TWO) | (ndr >> _TWO) == _ALL:
+                    continue
+            elif W[_NEXT3 + rest] | nc | (ndl << _TWO) | (ndr >> _TWO) == _ALL:
+                continue
+            W[d * _FIVE] = posib
+            d += np.uint64(posib != _ALL)
+            posib = npos
+            c = nc
+            dl = ndl
+            dr = ndr
+            rest -= _ONE
+            j = d * _FIVE
+            W[j + _ONE] = c
+            W[j + _TWO] = dl
+            W[j + _THREE] = dr
+            W[j + _FOUR] = rest
+        d -= _ONE
+        if d == _ZERO:
+            return recorded, True
+        j = d * _FIVE
+        posib = W[j]
+        c = W[j + _ONE]
+        dl = W[j + _TWO]
+        dr = W[j + _THREE]
+        rest = W[j + _FOUR]
+
+
+@njit(cache=True, nogil=True)
 def _leading_rows(n, allowed):
     """The leading rows of ``allowed`` with a single square (at most n - 3
     of them), which :func:`_count` places instead of searching.
@@ -381,114 +476,21 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes):
 
 
 @njit(cache=True, nogil=True)
-def _record(n, allowed, must_row, must_mask, leaves, limit):
-    """Record the solutions with the row-``r`` queen in ``allowed[r]``, in
-    lexicographic order (the listing's search).
-
-    Requires n >= 3.  ``leaves``: uint64, shape ``(capacity, n)``, receives
-    one bit per row of each solution; the search stops soon after ``limit``
-    solutions (0: no limit) or when ``leaves`` is full.  ``must_row`` /
-    ``must_mask``: after row ``must_row`` the columns of ``must_mask`` must
-    all be occupied (the side columns of the lexicographic D4 order); None
-    compiles the kernel without the test.  Rows + 2 and + 3 are looked
-    ahead as in :func:`_count`.  Returns ``(recorded, full)``:
-    ``leaves[:recorded]`` holds the first solutions, and ``full`` says the
-    buffer ran out before the search ended (search again with a larger one).
-    """
-    # A stack level is (free, cols, ld, rd, row), saved only for rows with
-    # squares left to try: the last branch of a row needs no way back.
-    S = np.zeros((n + 1) * 5, np.uint64)
-    Q = np.zeros(n, np.uint64)
-    capacity = leaves.shape[0]
-    recorded = 0
-    full = False
-    stop_at = capacity if limit <= 0 else min(limit, capacity)
-    depth = 0
-    row = 0
-    cols = _ZERO
-    ld = _ZERO
-    rd = _ZERO
-    free = allowed[0]
-    last_allowed = allowed[n - 1]
-    while True:
-        while free != _ZERO:
-            bit = free & (~free + _ONE)
-            free ^= bit
-            ncols = cols | bit
-            if must_row is not None:  # None: compiled without this check
-                if row == must_row and (ncols & must_mask) != must_mask:
-                    continue
-            nld = (ld | bit) << _ONE
-            nrd = (rd | bit) >> _ONE
-            nfree = allowed[row + 1] & ~(ncols | nld | nrd)
-            if row + 3 == n:
-                # The last two rows inline: no push/pop for the deepest levels.
-                while nfree != _ZERO:
-                    bit2 = nfree & (~nfree + _ONE)
-                    nfree ^= bit2
-                    bit3 = last_allowed & ~(
-                        ncols | bit2 | ((nld | bit2) << _ONE) | ((nrd | bit2) >> _ONE)
-                    )
-                    if bit3 == _ZERO:
-                        continue
-                    if recorded == capacity:
-                        full = True
-                        continue
-                    Q[row] = bit
-                    Q[row + 1] = bit2
-                    Q[row + 2] = bit3
-                    leaves[recorded, :] = Q
-                    recorded += 1
-                continue
-            if nfree == _ZERO:
-                continue
-            if allowed[row + 2] & ~(ncols | (nld << _ONE) | (nrd >> _ONE)) == _ZERO:
-                continue
-            if allowed[row + 3] & ~(ncols | (nld << _TWO) | (nrd >> _TWO)) == _ZERO:
-                continue
-            if free != _ZERO:
-                k = depth * 5
-                S[k] = free
-                S[k + 1] = cols
-                S[k + 2] = ld
-                S[k + 3] = rd
-                S[k + 4] = np.uint64(row)
-                depth += 1
-            Q[row] = bit
-            row += 1
-            cols = ncols
-            ld = nld
-            rd = nrd
-            free = nfree
-        # The limit is checked when backtracking, off the hot path; a few
-        # solutions past it may be recorded.
-        if depth == 0 or recorded >= stop_at:
-            break
-        depth -= 1
-        k = depth * 5
-        free = S[k]
-        cols = S[k + 1]
-        ld = S[k + 2]
-        rd = S[k + 3]
-        row = np.int64(S[k + 4])
-    return recorded, full
-
-
-@njit(cache=True, nogil=True)
-def _list_solutions(n, leaves, recorded, canonical_only):
-    """Recorded solutions as columns: uint8 array of shape ``(k, n)``; with
-    ``canonical_only`` only those in canonical form."""
-    keep = np.ones(recorded, np.bool_)
-    if canonical_only:
-        _classify(n, leaves, recorded, np.zeros(4, np.uint64), keep, False)
-    out = np.empty((int(np.sum(keep)), n), np.uint8)
-    k = 0
-    for i in range(recorded):
-        if keep[i]:
-            for r in range(n):
-                out[k, r] = trailing_zeros(leaves[i, r])
-            k += 1
-    return out
+def _keep_canonical(n, out, count):
+    """Move the solutions of ``out[:count]`` (uint8 columns) that are in
+    canonical form to its front, in order; returns how many there are."""
+    queens = np.empty(n, np.int64)
+    inv = np.empty(n, np.int64)
+    kept = 0
+    for i in range(count):
+        for r in range(n):
+            c = np.int64(out[i, r])
+            queens[r] = c
+            inv[c] = r
+        if _canonical_stabilizer(n, queens, inv, False) > 0:
+            out[kept, :] = out[i, :]
+            kept += 1
+    return kept
 
 
 @njit(cache=True, nogil=True)

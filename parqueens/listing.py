@@ -1,25 +1,38 @@
 """Listing solutions: all of them, or one canonical form per symmetry class,
 in lexicographic order, streamed in blocks of bounded size.
 
-The search is the listing kernel, :func:`parqueens.kernels._record`, which
-stores the solutions it finds.  Work units are taken in
-lexicographic order of their prefixes, and each unit lists its solutions in
+The search is the listing kernel, :func:`parqueens.kernels._list` (the
+counting kernel's loop), which writes the columns of the solutions it
+finds.  Work units are taken in lexicographic order of their prefixes, and
+each unit lists its solutions in
 lexicographic order (the kernel tries columns from 0 up), so the whole
-stream is sorted, whatever the number of jobs.  Units are split deep enough
-that each holds a bounded number of solutions, and joblib keeps only a few
-chunks in flight, so memory does not grow with the number of solutions.
+stream is sorted, whatever the number of jobs.  Units are split so that
+about 13 rows are left to search in each (a bounded number of solutions per
+unit), chunks of units run in threads (the kernel releases the GIL), and
+joblib keeps only a few chunks in flight, so memory does not grow with the
+number of solutions.
+
+All solutions, no fixed queens: the left-right mirror halves the search.
+The solutions whose row-0 queen is in column ``n - 1 - c`` are the mirror
+images of those in column ``c``, and mirroring reverses their lexicographic
+order; so only the left half (and the middle column of an odd board) is
+searched, its solutions are kept in a temporary file as they stream out,
+and the right half is read back from it, column by column from the middle
+out, each backwards, mirrored.  The stream is byte for byte the same.
 
 ``unique``: the canonical form of a class is its lexicographically smallest
 member; the D4 method's search in its lexicographic order (see
 :func:`parqueens.units.d4_order`) finds exactly these, so it lists them directly.
 """
 
+import contextlib
 import itertools
+import tempfile
 import warnings
 
 import numpy as np
 
-from .backends import call_interruptibly, parallel, plan_jobs, start_workers
+from .backends import call_interruptibly, parallel, plan_jobs
 from .checks import (
     check_fixed,
     check_n,
@@ -28,11 +41,18 @@ from .checks import (
     check_unique_fixed,
     fixed_conflict,
 )
-from .kernels import _list_solutions, _record
+from .kernels import WORK_SIZE, _bans_beyond, _keep_canonical, _list
 from .units import UNITS_FROM, iter_units, min_depth, tiny_solutions, unit_masks
 
-#: Work units per task sent to a worker.
-_CHUNK_UNITS = 64
+#: Work units per task given to a thread.
+_CHUNK_UNITS = 16
+
+#: Rows left to search below a listing unit's prefix: a 13-row remainder
+#: holds at most some ten thousand solutions (73,712 on a free 13-board).
+_ROWS_PER_UNIT = 13
+
+#: Rows read back at a time for the mirrored half (bounds the memory).
+_MIRROR_ROWS = 1 << 16
 
 
 def _listing_method(n, unique, fixed):
@@ -41,44 +61,42 @@ def _listing_method(n, unique, fixed):
 
 
 def _listing_depth(n, method, fixed=()):
-    # About n/4 + 1 free rows keep units to a few thousand solutions each up
-    # to n = 20 while the number of units stays manageable; fixed queens'
-    # rows do not branch, so the depth grows past them.
+    # The shallowest prefix below which at most _ROWS_PER_UNIT rows are free
+    # (fixed queens' rows do not branch), at least the method's smallest.
     fixed_rows = {r for r, _ in fixed}
-    depth = free = 0
-    while depth < n - 3 and free < n // 4 + 1:
-        free += depth not in fixed_rows
+    depth = min_depth(method, True)
+    while depth < n - 3 and sum(r not in fixed_rows for r in range(depth, n)) > _ROWS_PER_UNIT:
         depth += 1
-    return max(min_depth(method, True), depth)
+    return depth
 
 
 def _enumerate_units(units, unique, limit):
     """Solutions of consecutive units, concatenated in order: uint8 array of
-    shape ``(k, n)``."""
+    shape ``(k, n)``; at most ``limit`` (0: all)."""
     n = units[0].n
-    blocks = []
+    out = np.empty((1 << 17, n), np.uint8)  # a 13-row remainder's solutions fit
+    work = np.zeros(WORK_SIZE, np.uint64)
+    k = 0
     for unit in units:
         spec = unit_masks(unit, unique)
         if not spec.ok:
             continue
-        # The kernel's limit counts recorded solutions; with unique not all
-        # of them are canonical, so the limit is applied afterwards.
-        kernel_limit = 0 if unique else limit
-        capacity = 4096
+        banned = True if _bans_beyond(n, spec.allowed) else None
+        # The kernel's limit counts what it records; with unique not all of
+        # it is canonical, so the limit is applied after the filter.
         while True:
-            leaves = np.empty((capacity, n), np.uint64)
-            must_row = spec.must_row if spec.must_row >= 0 else None
-            recorded, full = _record(
-                n, spec.allowed, must_row, np.uint64(spec.must_mask), leaves, kernel_limit
-            )
-            if not full or (kernel_limit and recorded >= kernel_limit):
+            left = limit - k if limit and not unique else 0
+            got, complete = _list(n, spec.allowed, banned, out[k:], left, work)
+            if complete or (left and got == left):
                 break
-            capacity *= 4  # search the unit again: at most a third more work
-        if recorded:
-            blocks.append(_list_solutions(n, leaves, recorded, spec.leaf_mode != 0))
-    if not blocks:
-        return np.empty((0, n), np.uint8)
-    return np.concatenate(blocks)
+            # Search the unit again in a larger buffer (rare: few units fill it).
+            out = np.concatenate([out[:k], np.empty((8 * len(out), n), np.uint8)])
+        if spec.leaf_mode:
+            got = _keep_canonical(n, out[k:], got)
+        k += got
+        if limit and k >= limit:
+            return out[:limit].copy()
+    return out[:k].copy()
 
 
 def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=None):
@@ -93,13 +111,13 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     fixed : iterable of (int, int) or None
         Only the solutions containing these 0-based ``(row, col)`` queens.
     jobs : int or None
-        Worker processes (loky), planned as in :func:`parqueens.run_count`
-        (None: all cores, but 1 for at most 14 rows to search); the order of the solutions
+        Threads, planned as in :func:`parqueens.run_count` (None: all cores,
+        but 1 for at most 14 rows to search); the order of the solutions
         does not depend on it.
     limit : int or None
         Stop after this many solutions.
     split_depth : int or None
-        Rows pre-placed per unit (None: about n/4 + 1).
+        Rows pre-placed per unit (None: so that about 13 free rows are left).
 
     Yields
     ------
@@ -114,7 +132,7 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     n = check_n(n)
     fixed = check_fixed(n, fixed)
     method = _listing_method(n, unique, fixed)
-    jobs = plan_jobs(jobs, "loky", n - len(fixed))
+    jobs = plan_jobs(jobs, "threads", n - len(fixed))
     if limit is not None:
         limit = check_positive(limit, "limit")
     if fixed_conflict(fixed):
@@ -128,40 +146,88 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
         depth = _listing_depth(n, method, fixed)
     else:
         depth = check_split_depth(split_depth, n, method, min_depth(method, True))
-    units = (unit for unit, _ in iter_units(n, method, depth, fixed, lexicographic=True))
+    # The mirror: the left half and the middle column searched, the rest read back.
+    mirror = method == "plain" and not fixed
+    units = (
+        unit
+        for unit, _ in iter_units(n, method, depth, fixed, lexicographic=True)
+        if not mirror or 2 * unit.prefix[0] <= n - 1
+    )
+    blocks = _limited(_searched(units, unique, limit or 0, jobs), limit)
+    if not mirror:
+        yield from blocks
+        return
+    yield from _mirrored(n, blocks, limit)
+
+
+def _searched(units, unique, limit, jobs):
+    """The solutions of the units, in order, as blocks."""
     chunks = iter(lambda: list(itertools.islice(units, _CHUNK_UNITS)), [])
-    unit_limit = limit or 0
     if jobs == 1:
-        results = (
-            call_interruptibly(_enumerate_units, chunk, unique, unit_limit) for chunk in chunks
-        )
-    else:
-        import joblib
+        yield from (call_interruptibly(_enumerate_units, c, unique, limit) for c in chunks)
+        return
+    import joblib
 
-        from .runner import warm_up
+    from .runner import warm_up
 
-        call_interruptibly(warm_up)
-        results = start_workers(
-            parallel("loky", jobs, ordered=True),
-            (joblib.delayed(_enumerate_units)(chunk, unique, unit_limit) for chunk in chunks),
-        )
+    call_interruptibly(warm_up)
+    results = parallel("threads", jobs, ordered=True)(
+        joblib.delayed(_enumerate_units)(chunk, unique, limit) for chunk in chunks
+    )
+    try:
+        yield from results
+    finally:
+        with warnings.catch_warnings():
+            # Stopping early (limit) cancels tasks in flight on purpose.
+            warnings.simplefilter("ignore", UserWarning)
+            results.close()
+
+
+def _limited(blocks, limit):
+    """The non-empty blocks, cut at ``limit`` solutions in all (None: all)."""
     left = limit
     try:
-        for block in results:
+        for block in blocks:
             if left is not None:
                 block = block[:left]
                 left -= len(block)
             if len(block):
                 yield block
             if left == 0:
-                break
+                return
     finally:
-        close = getattr(results, "close", None)
-        if close:
-            with warnings.catch_warnings():
-                # Stopping early (limit) cancels tasks in flight on purpose.
-                warnings.simplefilter("ignore", UserWarning)
-                close()
+        blocks.close()
+
+
+def _mirrored(n, blocks, limit):
+    """``blocks`` (the left half and the middle column, in order), then the
+    right half: the left half's mirror images, read back from a spill file
+    column by column from the middle out, each backwards; at most ``limit``
+    solutions in all."""
+    half = n // 2  # row-0 columns 0..half-1 have mirror images
+    per_column = np.zeros(n, np.int64)
+    emitted = 0
+    with tempfile.TemporaryFile() as spill, contextlib.closing(blocks):
+        for block in blocks:
+            left = block[block[:, 0] < half]
+            spill.write(left.tobytes())
+            per_column += np.bincount(left[:, 0], minlength=n)
+            emitted += len(block)
+            yield block
+        starts = np.concatenate([[0], np.cumsum(per_column)])
+        for c in range(half - 1, -1, -1):
+            end = starts[c + 1]
+            while end > starts[c]:
+                if limit is not None and emitted >= limit:
+                    return
+                begin = max(starts[c], end - _MIRROR_ROWS)
+                if limit is not None:
+                    begin = max(begin, end - (limit - emitted))
+                spill.seek(int(begin) * n)
+                rows = np.frombuffer(spill.read(int(end - begin) * n), np.uint8)
+                yield (n - 1) - rows.reshape(-1, n)[::-1]
+                emitted += int(end - begin)
+                end = begin
 
 
 def solutions(n, *, unique=False, fixed=None, jobs=1, limit=None):

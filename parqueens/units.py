@@ -112,8 +112,6 @@ class UnitSpec:
     """What the kernel needs to search a unit (see :mod:`parqueens.kernels`).
 
     ``allowed``: ``numpy.ndarray`` of ``uint64``, shape ``(n,)``;
-    ``must_row``/``must_mask``: the side-column prune of the listing's
-    search (-1/0 for none; counting does without it, a pure prune);
     ``leaf_mode``: :data:`parqueens.kernels.LEAF_COUNT`, ``LEAF_CANONICAL``
     or ``LEAF_D4``; ``tie_row_a``, ``tie_row_b``, ``tie_cols``:
     which solutions the D4 test looks at (-1, -1, 0: none can tie, set
@@ -122,8 +120,6 @@ class UnitSpec:
     """
 
     allowed: np.ndarray
-    must_row: int = -1
-    must_mask: int = 0
     leaf_mode: int = LEAF_COUNT
     tie_row_a: int = -1
     tie_row_b: int = -1
@@ -217,11 +213,8 @@ def _d4_masks(unit, spec, order, full):
     a = unit.prefix[0]
     ranked_below = set(order[order.index(a) :])
     side = (1 << (n - 1)) | 1
-    last_side_row = n - 1 if 0 in ranked_below else 0
     for r in range(1, n - 1):
-        if min(r, n - 1 - r) in ranked_below:
-            last_side_row = max(last_side_row, r)
-        else:
+        if min(r, n - 1 - r) not in ranked_below:
             allowed[r] &= np.uint64(full & ~side)
     last = 0
     for c in range(n):
@@ -237,8 +230,6 @@ def _d4_masks(unit, spec, order, full):
         allowed[2 : unit.prefix[1]] &= np.uint64(full & ~2)
         spec.leaf_mode = LEAF_D4
         return
-    if last_side_row <= n - 3:  # a pure prune; the masks alone already enforce it
-        spec.must_row, spec.must_mask = last_side_row, side
     if 2 * a == n - 1:
         # Middle column: the mirror image always ties, and is larger exactly
         # when the row-1 queen is in the left half.
