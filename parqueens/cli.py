@@ -890,47 +890,18 @@ def _check_construct_memory(n, fmt, to_file):
 
 
 def cmd_verify(args):
-    import numpy as np
-
     if args.file == "-" and (sys.stdin is None or sys.stdin.closed):
         raise UsageError("parqueens: standard input is closed; nothing to verify")
 
-    from .construct import is_solution
     from .formats import read_solutions
-    from .symmetry import canonical
+    from .verify import check_blocks
 
-    seen = set()
-    good = 0  # distinct valid solutions (canonical ones, with --unique)
-    count = invalid = duplicates = not_canonical = 0
-    n = args.n
-    first_bad = None
-    reader = read_solutions(args.file, args.format, n, one_based=args.one_based)
+    reader = read_solutions(args.file, args.format, args.n, one_based=args.one_based)
     checks.check_one_based(reader.fmt, args.one_based)
-    for i, queens in enumerate(reader):
-        if n is None:
-            n = len(queens)
-        if len(queens) != n:
-            raise ValueError(
-                f"{args.file}: solution {i + 1} has {len(queens)} columns, expected {n}"
-            )
-        count += 1
-        if not is_solution(queens):
-            invalid += 1
-            first_bad = first_bad or f"solution {i + 1} {list(queens)} is not a valid placement"
-            continue
-        key = np.asarray(queens, dtype=np.uint32).tobytes()  # any n (uint8 stops at 255)
-        if key in seen:
-            duplicates += 1
-            first_bad = first_bad or f"solution {i + 1} {list(queens)} is a duplicate"
-            continue
-        seen.add(key)
-        if args.unique and tuple(queens) != canonical(queens):
-            not_canonical += 1
-            first_bad = first_bad or f"solution {i + 1} {list(queens)} is not in canonical form"
-            continue
-        good += 1
-    if n is None:
-        n = reader.n  # from the npy shape; None for a text input without solutions
+    report = check_blocks(reader.blocks(), reader.n, args.unique, reader.array)
+    n = report.n if report.n is not None else reader.n
+    count, invalid, duplicates = report.count, report.invalid, report.duplicates
+    not_canonical, good, first_bad = report.not_canonical, report.distinct, report.first_problem
     if n is None and args.complete:
         raise UsageError(f"parqueens: {args.file}: cannot tell n from an empty file; give --n")
     what = "classes" if args.unique else "solutions"

@@ -791,16 +791,33 @@ class SolutionReader:
         the end of a text input without any solution (e.g. an empty file).
     """
 
-    def __init__(self, fmt, n, rows=()):
+    def __init__(self, fmt, n, rows=(), array=None, name=None):
         self.fmt = fmt
         self.n = n
         self._rows = iter(rows)
+        #: npy: the whole (memory-mapped) array; None for text
+        self.array = array
+        self._name = name
 
     def __iter__(self):
         return self
 
     def __next__(self):
         return next(self._rows)
+
+    def blocks(self, size=1 << 16):
+        """The solutions not read yet, as integer arrays of shape ``(k, n)``
+        (``k <= size``), in order: ``.npy`` data a block at a time (memory
+        mapped), text parsed line by line and gathered.  Raises as iterating
+        does."""
+        if self.array is not None:
+            yield from _npy_blocks(self.array, self._name, size)
+            return
+        while True:
+            chunk = list(itertools.islice(self, size))
+            if not chunk:
+                return
+            yield np.array(chunk, dtype=np.int64).reshape(len(chunk), len(chunk[0]))
 
 
 class _TextReader(SolutionReader):
@@ -1028,7 +1045,7 @@ def _npy_reader(path, name, head, n):
             arr = _load_npy(f, name, os.fstat(f.fileno()).st_size, path)
     if n is not None and arr.shape[1] != n:
         raise ValueError(f"{name}: rows have length {arr.shape[1]}, expected n = {n}")
-    return SolutionReader("npy", arr.shape[1], _npy_rows(arr, name))
+    return SolutionReader("npy", arr.shape[1], _npy_rows(arr, name), arr, name)
 
 
 def _load_npy(f, name, size, path):
@@ -1080,11 +1097,18 @@ def _load_npy(f, name, size, path):
 
 def _npy_rows(arr, name):
     """The rows of a checked 2-D integer array as tuples, checking their range."""
+    step = max(1, _BLOCK_BYTES // max(1, arr.shape[1] * arr.dtype.itemsize))
+    for block in _npy_blocks(arr, name, step):
+        yield from map(tuple, block.tolist())
+
+
+def _npy_blocks(arr, name, step):
+    """The rows of a checked 2-D integer array, ``step`` at a time, each
+    block checked for columns out of range."""
     width = arr.shape[1]
-    step = max(1, _BLOCK_BYTES // max(1, width * arr.dtype.itemsize))
     for i in range(0, arr.shape[0], step):
         block = np.asarray(arr[i : i + step])
         bad = np.nonzero(((block < 0) | (block >= width)).any(axis=1))[0]
         if bad.size:
             raise ValueError(f"{name}, row {i + int(bad[0])}: column out of range 0..{width - 1}")
-        yield from map(tuple, block.tolist())
+        yield block

@@ -1,0 +1,82 @@
+"""The block-wise verifier against a plain reference (one solution at a
+time, a set of those seen), with one bad row at the start, middle or end of
+a file, across block boundaries, in npy and text."""
+
+import numpy as np
+import pytest
+
+from parqueens.formats import SolutionWriter, read_solutions
+from parqueens.listing import iter_blocks
+from parqueens.symmetry import canonical
+from parqueens.verify import check_blocks
+
+from naive import is_solution
+
+
+def reference(rows, unique):
+    """(count, invalid, duplicates, not canonical, distinct, first problem)"""
+    seen, first = set(), None
+    counts = [0, 0, 0, 0, 0]
+    for i, q in enumerate(map(tuple, np.asarray(rows).tolist())):
+        counts[0] += 1
+        if not is_solution(q):
+            counts[1] += 1
+            first = first or f"solution {i + 1} {list(q)} is not a valid placement"
+        elif q in seen:
+            counts[2] += 1
+            first = first or f"solution {i + 1} {list(q)} is a duplicate"
+        else:
+            seen.add(q)
+            if unique and q != canonical(q):
+                counts[3] += 1
+                first = first or f"solution {i + 1} {list(q)} is not in canonical form"
+            else:
+                counts[4] += 1
+    return (*counts, first)
+
+
+def as_tuple(r):
+    return (r.count, r.invalid, r.duplicates, r.not_canonical, r.distinct, r.first_problem)
+
+
+ALL10 = np.concatenate(list(iter_blocks(10)))
+UNIQUE10 = np.concatenate(list(iter_blocks(10, unique=True)))
+
+
+def spoiled(kind, where, unique):
+    rows = (UNIQUE10 if unique else ALL10).copy()
+    i = {"start": 0, "middle": len(rows) // 2, "end": len(rows) - 1}[where]
+    if kind == "invalid":
+        rows[i] = np.arange(10)[::-1] if where == "middle" else np.arange(10)  # on a diagonal
+    elif kind == "duplicate":
+        j = 0 if i else len(rows) // 3
+        rows = np.insert(rows, i if i else 1, rows[j], axis=0)
+    else:  # a non-canonical member of a class in the unique list
+        rows[i] = rows[i][::-1]
+    return rows
+
+
+@pytest.mark.parametrize("kind", ["invalid", "duplicate", "other"])
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+@pytest.mark.parametrize("unique", [False, True])
+def test_one_bad_row(tmp_path, kind, where, unique):
+    rows = spoiled(kind, where, unique)
+    want = reference(rows, unique)
+    assert want[1:4] != (0, 0, 0) or (kind == "other" and not unique)
+    blocks = [rows[i : i + 97] for i in range(0, len(rows), 97)]
+    assert as_tuple(check_blocks(blocks, 10, unique)) == want
+    for fmt in ("npy", "perm"):
+        path = tmp_path / f"x.{fmt}"
+        with SolutionWriter(path, fmt, 10, force=True) as w:
+            w.write_many(rows)
+        got = check_blocks(read_solutions(path).blocks(size=61), None, unique)
+        assert as_tuple(got) == want and got.n == 10
+
+
+def test_sorted_and_shuffled_agree():
+    rng = np.random.default_rng(3)
+    shuffled = ALL10[rng.permutation(len(ALL10))]
+    for rows in (ALL10, shuffled, np.concatenate([shuffled, shuffled[:5]])):
+        assert as_tuple(check_blocks([rows], 10, False)) == reference(rows, False)
+    empty = check_blocks([], 7, True)
+    assert (empty.n, empty.count, empty.first_problem) == (7, 0, None)
