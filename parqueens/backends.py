@@ -252,9 +252,9 @@ def open_backend(backend="threads", jobs=None, scheduler=None):
     ``dask`` a :func:`dask_client` (``jobs``: workers of a local cluster).
 
     Yields the ``jobs`` to pass to the runs: as given locally, the cluster's
-    threads on Dask.  Raises ``ValueError`` for a scheduler without the dask
-    backend, or an empty scheduler address; :class:`BackendError` as
-    :func:`dask_client`.
+    threads on Dask (a local cluster has at most one worker per core).
+    Raises ``ValueError`` for a scheduler without the dask backend, or an
+    empty scheduler address; :class:`BackendError` as :func:`dask_client`.
     """
     backend = check_backend(backend)
     if scheduler is not None and backend != "dask":
@@ -267,11 +267,9 @@ def open_backend(backend="threads", jobs=None, scheduler=None):
     if backend != "dask":
         yield jobs
         return
-    workers = check_jobs(jobs)
-    with dask_client(scheduler, n_workers=workers if workers and workers > 0 else None) as (
-        _,
-        threads,
-    ):
+    # A local cluster's workers are processes of this machine: planned as loky's.
+    workers = None if scheduler is not None or jobs is None else plan_jobs(jobs, "loky")
+    with dask_client(scheduler, n_workers=workers) as (_, threads):
         yield threads
 
 

@@ -34,10 +34,13 @@ class _Parser(argparse.ArgumentParser):
 
 def _checked(check, parse=None, name="the value"):
     """An argparse type: ``check(parse(text))``, its ValueError reported;
-    ``parse`` None reads an integer (``name`` says which in the message)."""
+    ``parse`` None reads a decimal integer (``name`` says which in the
+    message; Python's int() would also take ``2_0``)."""
 
     def convert(text):
         try:
+            if parse is None and not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+                raise ValueError(text)
             value = parse(text) if parse else int(text)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(
@@ -93,17 +96,18 @@ def _add_progress(p):
     bar.add_argument("-q", "--quiet", action="store_true", help="no progress bar or notes")
 
 
-def _add_jobs(p):
+def _add_jobs(
+    p, what="parallel jobs: threads of this process, worker processes with --backend loky"
+):
     p.add_argument(
         "-j",
         "--jobs",
         type=job_count,
         default=None,
         metavar="J",
-        help="parallel jobs: threads when counting, worker processes with "
-        "--backend loky and when listing (default: all cores, as "
-        "joblib.cpu_count(), but 1 for n <= 14 rows to search; 1: run in this process; "
-        "-1: all cores, -2: all but one; no more run than the cores)",
+        help=f"{what} (default: all cores, as joblib.cpu_count(), but 1 for at most 14 "
+        "rows to search; 1: run in this process; -1: all cores, -2: all but one; no "
+        "more run than the cores)",
     )
 
 
@@ -273,7 +277,7 @@ def build_parser():
         metavar="ROW:COL[,ROW:COL...]",
         help="only solutions containing these queens (0-based)",
     )
-    _add_jobs(p)
+    _add_jobs(p, "threads that list the solutions")
     _add_output(p, FORMATS, "perm")
     _add_progress(p)
     p.set_defaults(func=cmd_solutions)
@@ -334,7 +338,7 @@ def build_parser():
     p.add_argument(
         "--unique", action="store_true", help="the file lists one canonical form per class"
     )
-    _add_jobs(p)
+    _add_jobs(p, "threads for the count of --complete")
     p.set_defaults(func=cmd_verify)
     return parser
 
@@ -351,18 +355,19 @@ def _show_progress(args):
 
 
 def _check_jobs(args):
-    """Say when --jobs asks for more than the library will run (the cores)."""
+    """Refuse a negative --jobs that leaves no core, before any output; say
+    when --jobs asks for more than the cores (the library runs no more)."""
     jobs = getattr(args, "jobs", None)
-    backend = getattr(args, "backend", "loky")
-    if jobs is None or jobs < 2 or backend == "dask":
+    backend = getattr(args, "backend", "threads")
+    if jobs is None or jobs == 1 or (backend == "dask" and args.scheduler is not None):
         return
     from .backends import plan_jobs
 
-    used = plan_jobs(jobs, backend)
+    used = plan_jobs(jobs, "loky" if backend == "dask" else backend)  # a local cluster too
     if used < jobs:
         _note(
             args,
-            f"--jobs {jobs}: this machine has {used} core{'s' * (used > 1)}, so "
+            f"--jobs {jobs}: this machine has {used} core{'s' * (used > 1)}, so at most "
             f"{used} job{'s' * (used > 1)} run (more would only share them)",
         )
 
@@ -631,7 +636,7 @@ def cmd_table(args):
                 store.close()
     if args.out:
         _write_table(args.out, fmt, rows, args.unique, args.force)
-        _note(args, f"wrote {len(rows)} rows to {args.out}")
+        _note(args, f"wrote {len(rows)} row{'s' * (len(rows) != 1)} to {args.out}")
     return 0
 
 
@@ -702,7 +707,7 @@ def cmd_status(args):
             + (f" fixed={fixed}" if fixed else "")
         )
         summary = {s["n"]: s for s in store.summary()}
-        for n in params["n"]:
+        for n in sorted(set(params["n"]) | set(summary)):  # a library run may add sizes
             s = summary.get(n)
             if s is None:
                 print(f"n = {n}: not started")
@@ -756,7 +761,14 @@ def _done_share(params, n, s):
 
 
 def _range_text(ns):
-    return ",".join(str(n) for n in ns) if len(ns) < 6 else f"{ns[0]}..{ns[-1]} ({len(ns)} sizes)"
+    """Board sizes as a range text, e.g. ``4,6,8-11`` (what parse_range reads)."""
+    runs = []
+    for n in sorted(ns):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def _output_format(args, default="perm"):
@@ -841,7 +853,7 @@ def cmd_solutions(args):
         finally:
             bar.close()
     if args.out and args.out != "-":
-        _note(args, f"wrote {w.count} solutions to {args.out} ({fmt})")
+        _note(args, f"wrote {w.count} solution{'s' * (w.count != 1)} to {args.out} ({fmt})")
     return 0
 
 
@@ -893,11 +905,13 @@ def cmd_verify(args):
     if args.file == "-" and (sys.stdin is None or sys.stdin.closed):
         raise UsageError("parqueens: standard input is closed; nothing to verify")
 
+    if args.format:
+        checks.check_one_based(args.format, args.one_based)
     from .formats import read_solutions
-    from .verify import check_blocks
 
     reader = read_solutions(args.file, args.format, args.n, one_based=args.one_based)
-    checks.check_one_based(reader.fmt, args.one_based)
+    from .verify import check_blocks
+
     report = check_blocks(reader.blocks(), reader.n, args.unique, reader.array)
     n = report.n if report.n is not None else reader.n
     count, invalid, duplicates = report.count, report.invalid, report.duplicates
@@ -1019,6 +1033,8 @@ def _interrupt_message(args, exc, code):
     detail = ""
     from .backends import RunInterrupted
 
+    if not isinstance(exc, RunInterrupted) and isinstance(exc.__context__, RunInterrupted):
+        exc = exc.__context__  # a second Ctrl-C while the first was handled
     if isinstance(exc, RunInterrupted):
         detail = f" during n = {exc.n} with {exc.finished} of {exc.units} units finished"
     checkpoint = getattr(args, "checkpoint", None) if args else None

@@ -303,8 +303,8 @@ def render(queens, fmt, one_based=False):
     fmt : str
         One of :data:`TEXT_FORMATS`.
     one_based : bool
-        Write columns counted from 1 (``perm`` and ``jsonl``; ignored by
-        ``board`` and ``matrix``, which have no numbers).
+        Write columns counted from 1 (``perm`` and ``jsonl``; ``ValueError``
+        for ``board`` and ``matrix``, which have no numbers).
 
     Returns
     -------
@@ -444,6 +444,7 @@ def estimate_size(fmt, n, count, *, one_based=False):
         For a non-int or negative ``n`` or ``count``, or an unknown format.
     """
     check_format(fmt)
+    check_one_based(fmt, one_based)
     n = _check_int(n, "n")
     count = _check_int(count, "count")
     off = 1 if one_based else 0
@@ -494,8 +495,8 @@ class SolutionWriter:
     n : int
         Board size, >= 0; every solution has length n.
     one_based : bool
-        Columns counted from 1 in ``perm`` and ``jsonl`` (ignored by
-        ``board`` and ``matrix``; refused for ``npy``).
+        Columns counted from 1 in ``perm`` and ``jsonl`` (refused, with
+        ``ValueError``, for the formats without numbers).
     force : bool
         Overwrite an existing ``path`` and skip the free-space check.
     expected_count : int or None
@@ -984,7 +985,7 @@ def read_solutions(path, fmt=None, n=None, *, one_based=False):
         blank lines are skipped.  An empty input has no solution.
     one_based : bool
         Columns counted from 1 in ``perm`` and ``jsonl`` (never guessed;
-        ignored by ``board`` and ``matrix``; refused for ``npy``).
+        refused, with ``ValueError``, for the formats without numbers).
 
     Returns
     -------

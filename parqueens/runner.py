@@ -264,7 +264,7 @@ def run_identity(method, unique, fixed):
     other run), ``unique`` and the fixed queens.  A JSON-ready dict, checked
     by :meth:`parqueens.store.RunStore.claim`; the split depth is checked
     per board size, the version when the file is opened."""
-    fixed = sorted(fixed or ())
+    fixed = sorted({(int(r), int(c)) for r, c in fixed or ()})
     method = method or ("plain" if fixed else METHODS[0])
     return {"method": method, "unique": bool(unique), "fixed": [list(q) for q in fixed]}
 
@@ -356,9 +356,11 @@ def run_count(
     plan = plan_count(n, method, jobs, split_depth, fixed)
     tally, todo = _resume(plan, checkpoint, unique)
     nodes = bool(nodes) and tally.counted  # not for a total resumed units leave unknown
+    jobs = max(1, min(plan.jobs, len(todo)))  # what runs: no more than the units left
     _dispatch(
         plan,
         todo,
+        jobs,
         tally,
         unique=unique,
         backend=backend,
@@ -372,7 +374,7 @@ def run_count(
         method=plan.method,
         split_depth=plan.depth,
         units=len(plan.units),
-        jobs=plan.jobs,
+        jobs=jobs,
         nodes=tally.nodes if nodes else None,
         resumed=len(plan.units) - len(todo),
         conflict=plan.conflict,
@@ -411,7 +413,7 @@ def _resume(plan, checkpoint, unique):
     return tally, todo
 
 
-def _dispatch(plan, todo, tally, *, unique, backend, nodes, checkpoint, progress):
+def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, progress):
     """Search the units ``todo`` of ``plan``, adding their results to
     ``tally`` and to ``checkpoint``, with a progress bar if ``progress``."""
     units = plan.units
@@ -427,7 +429,7 @@ def _dispatch(plan, todo, tally, *, unique, backend, nodes, checkpoint, progress
     )
     try:
         t = time.perf_counter()
-        for pairs in iter_chunks(todo, jobs=plan.jobs, unique=unique, backend=backend, nodes=nodes):
+        for pairs in iter_chunks(todo, jobs=jobs, unique=unique, backend=backend, nodes=nodes):
             for _, res in pairs:
                 tally.add(res)
             if checkpoint is not None:
@@ -476,8 +478,10 @@ def estimate(
     """
     backend = check_backend(backend)
     n, method, fixed = check_count(n, method, False, fixed, split_depth)
+    jobs = plan_jobs(jobs, backend, n - len(fixed))
+    warm_up()  # building units calls kernels: their loading is not the build's time
     t = time.perf_counter()
-    plan = plan_count(n, method, plan_jobs(jobs, backend, n - len(fixed)), split_depth, fixed)
+    plan = plan_count(n, method, jobs, split_depth, fixed)
     # A run builds the units too, and their masks once more when searching:
     # with a deep --split-depth that can outweigh the search.
     build = 2 * (time.perf_counter() - t)

@@ -75,7 +75,7 @@ class RunStore:
     def __init__(self, path, params=None):
         self.path = os.fspath(path)
         self.db = None
-        readonly = params is None
+        self.readonly = readonly = params is None
         exists = os.path.exists(self.path)
         if readonly and not exists:
             raise CheckpointError(f"{self.path}: no such checkpoint file")
@@ -256,7 +256,15 @@ class RunStore:
         Raises :class:`CheckpointError` if the file's run differs in any of
         them (the message names each difference), or it cannot be written.
         """
+        if self.readonly:
+            raise CheckpointError(
+                f"{self.path} was opened for reading only (params None); "
+                f"open it with parameters to run with it"
+            )
         stored = self._run_identity()
+        if stored is None and set(identity) <= set(self.params):
+            # made by the command line, whose parameters name the run
+            stored = {k: self.params[k] for k in identity}
         if stored is None:
             with self._sqlite_errors("save"):
                 self.db.execute(

@@ -75,7 +75,7 @@ def test_more_jobs_than_cores_warns(cli):
     r = cli("count", 9, "--jobs", jobs)
     assert r.stdout == "352\n"
     assert f"--jobs {jobs}: this machine has {jobs - 1} core" in r.stderr
-    assert f"so {jobs - 1} job" in r.stderr
+    assert f"so at most {jobs - 1} job" in r.stderr
     assert cli("count", 9, "--jobs", jobs, "--quiet").stderr == ""
 
 

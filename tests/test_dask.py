@@ -5,6 +5,7 @@ scheduler options.  The commands run in-process through ``cli.main``
 scheduler (in the background, overlapping the other tests) and the run
 whose worker is killed."""
 
+import json
 import os
 import re
 import sqlite3
@@ -12,6 +13,7 @@ import subprocess
 import threading
 import time
 
+import joblib
 import pytest
 
 distributed = pytest.importorskip("distributed")
@@ -153,9 +155,13 @@ def test_library_checkpoint_on_cluster(address, tmp_path):
 
 
 def test_cli_own_local_cluster(cli):
-    r = cli("count", 10, "--backend", "dask", "--jobs", 2, "--quiet")
+    # --jobs: the local cluster's workers, no more than the cores
+    cores = joblib.cpu_count()
+    r = cli("count", 10, "--backend", "dask", "--jobs", cores + 2, "--json")
     assert r.returncode == 0, r.stderr
-    assert r.stdout == f"{A000170[10]}\n"
+    d = json.loads(r.stdout)
+    assert d["total"] == A000170[10] and d["jobs"] <= cores
+    assert f"at most {cores} job" in r.stderr
 
 
 def test_library_own_local_cluster_unreachable_raises():

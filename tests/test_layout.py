@@ -2,6 +2,7 @@
 (validation, jobs, run identity, formats), and the command line answers
 usage errors without loading the search machinery."""
 
+import argparse
 import json
 import subprocess
 import sys
@@ -173,3 +174,63 @@ def test_names_are_the_ones_used():
 
     assert parqueens.__version__ == names.VERSION
     assert "importlib" not in dir(parqueens)
+
+
+def test_jobs_checked_before_any_output(cli):
+    too_many = -(joblib.cpu_count() + 1)
+    r = cli("table", "10-12", "--jobs", too_many)
+    assert r.returncode == 2 and r.stdout == "" and "leaves no core" in r.stderr
+    r = cli("verify", "-", "--jobs", too_many, input="1 3 0 2\n")
+    assert r.returncode == 2 and "leaves no core" in r.stderr
+    r = cli("count", "8", "--jobs", "2_0")
+    assert r.returncode == 2 and "jobs must be an integer, got '2_0'" in r.stderr
+
+
+def test_jobs_of_a_resumed_run(tmp_path):
+    with RunStore(tmp_path / "r.db", {}) as store:
+        first = run_count(12, jobs=2, checkpoint=store)
+        again = run_count(12, jobs=2, checkpoint=store)
+    assert first.jobs == min(2, joblib.cpu_count())
+    assert again.resumed == again.units and again.jobs == 1  # nothing left to search
+
+
+def test_checkpoint_identity_one_form(tmp_path, cli):
+    # a queen given twice is one queen, on the command line as in the library
+    ck = tmp_path / "f.db"
+    assert cli("count", 8, "--fixed", "0:0", "--fixed", "0:0", "--checkpoint", ck).returncode == 0
+    assert cli("count", 8, "--fixed", "0:0", "--checkpoint", ck).stdout == "4\n"
+    # the library on a command-line file: its parameters name the run
+    cp = tmp_path / "c.db"
+    assert cli("count", 10, "--checkpoint", cp).returncode == 0
+    with RunStore(cp, None) as store:
+        params = store.params
+        with pytest.raises(CheckpointError, match="opened for reading only"):
+            run_count(10, checkpoint=store)
+    with RunStore(cp, params) as store:
+        with pytest.raises(CheckpointError, match="method: 'd4' there, 'mirror' now"):
+            run_count(10, method="mirror", checkpoint=store)
+        run_count(11, checkpoint=store)  # another size of the same run
+    status = cli("status", cp)
+    assert status.returncode == 0
+    assert "n = 10: " in status.stdout and "n = 11: " in status.stdout
+
+
+def test_status_names_ranges_with_gaps(tmp_path, cli):
+    ck = tmp_path / "t.db"
+    assert cli("table", "4,6,8-9", "--checkpoint", ck, "-q").returncode == 0
+    assert "table n=4,6,8-9 " in cli("status", ck).stdout
+
+
+def test_second_interrupt_keeps_the_progress():
+    from parqueens.backends import RunInterrupted
+    from parqueens.cli import _interrupt_message
+
+    try:
+        try:
+            raise RunInterrupted(17, 6, 229)
+        finally:
+            raise KeyboardInterrupt  # the second Ctrl-C, while closing the store
+    except KeyboardInterrupt as exc:
+        args = argparse.Namespace(command="count", checkpoint="c.db", out=None)
+        message = _interrupt_message(args, exc, 130)
+    assert "during n = 17 with 6 of 229 units finished" in message
