@@ -814,11 +814,14 @@ class SolutionReader:
         if self.array is not None:
             yield from _npy_blocks(self.array, self._name, size)
             return
-        while True:
-            chunk = list(itertools.islice(self, size))
-            if not chunk:
-                return
-            yield np.array(chunk, dtype=np.int64).reshape(len(chunk), len(chunk[0]))
+        yield from _gather(self, size)
+
+
+def _gather(solutions, size):
+    """Tuples of equal length gathered into int64 arrays of at most ``size`` rows."""
+    solutions = iter(solutions)
+    while chunk := list(itertools.islice(solutions, size)):
+        yield np.array(chunk, dtype=np.int64).reshape(len(chunk), len(chunk[0]))
 
 
 class _TextReader(SolutionReader):
@@ -846,17 +849,51 @@ class _TextReader(SolutionReader):
     def _solutions(self):
         """Generator of the solutions, in input order."""
         with self._open_input() as lines:
-            for raw in lines:
-                self._lineno += 1
-                solution = self._read_line(self._decode(raw))
-                if solution is not None:
-                    yield solution
+            yield from self._solutions_of(lines)
+
+    def _solutions_of(self, lines):
+        """The solutions of ``lines`` (raw), read after those before."""
+        for raw in lines:
+            self._lineno += 1
+            solution = self._read_line(self._decode(raw))
+            if solution is not None:
+                yield solution
         if self._grid:
             yield self._end_grid()
         if self.n is None and self._blanks:
             # only blank lines: the n = 0 output of SolutionWriter, one line per solution
             self.n = 0
             yield from [()] * self._blanks
+
+    def blocks(self, size=1 << 16):
+        """As :meth:`SolutionReader.blocks`; perm lines as parqueens writes
+        them are parsed in bulk (:mod:`parqueens.parse`), from the first
+        other line on one by one as iterating does (with the same messages)."""
+        if self.fmt != "perm":
+            yield from super().blocks(size)
+            return
+        from .parse import _perm_lines
+
+        self._rows = iter(())  # the lines are read here
+        with self._open_input() as lines:
+            lines = iter(lines)
+            while chunk := list(itertools.islice(lines, size)):
+                # n as given or read, else guessed from the first line (the
+                # kernel parses a line only if it has exactly n columns)
+                n = self.n if self.n is not None else chunk[0].count(b" ") + 1
+                rows = 0
+                if n and (self.n is not None or self._lineno == 0):
+                    out = np.empty((len(chunk), n), np.int64)
+                    data = np.frombuffer(b"".join(chunk), np.uint8)
+                    rows, _ = _perm_lines(data, n, self._offset, out)
+                    self._lineno += rows
+                    if rows:
+                        self.n = n
+                        yield out[:rows]
+                if rows < len(chunk):
+                    rest = itertools.chain(chunk[rows:], lines)
+                    yield from _gather(self._solutions_of(rest), size)
+                    return
 
     def _where(self, lineno=None):
         return f"{self._name}, line {lineno or self._lineno}"

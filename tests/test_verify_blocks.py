@@ -80,3 +80,40 @@ def test_sorted_and_shuffled_agree():
         assert as_tuple(check_blocks([rows], 10, False)) == reference(rows, False)
     empty = check_blocks([], 7, True)
     assert (empty.n, empty.count, empty.first_problem) == (7, 0, None)
+
+
+def _read_both(path, **kw):
+    """What iterating and reading in blocks give: rows or the error message."""
+    out = []
+    for blocks in (False, True):
+        try:
+            reader = read_solutions(path, **kw)
+            if blocks:
+                got = [tuple(r) for b in reader.blocks(size=7) for r in b.tolist()]
+            else:
+                got = list(reader)
+            out.append((got, reader.n))
+        except ValueError as exc:
+            out.append(str(exc))
+    return out
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    ["", "  ", "\n", "\r", "x", " 1", "1 ", "01", "99", "\t", "1\n", "100000"],
+)
+def test_perm_in_bulk_reads_as_line_by_line(tmp_path, spoil):
+    # The bulk parser takes what parqueens writes and hands any other line
+    # to the line reader: the same rows, n and messages either way.
+    lines = [" ".join(map(str, q)) for q in ALL10[:40].tolist()]
+    for where in (0, 13, 39):
+        text = lines.copy()
+        text[where] = text[where] + spoil if spoil not in ("\n",) else spoil.strip()
+        path = tmp_path / "x.perm"
+        path.write_text("\n".join(text) + "\n")
+        slow, fast = _read_both(path)
+        assert slow == fast, (spoil, where)
+        one = tmp_path / "y.perm"
+        one.write_text("\n".join(" ".join(str(c + 1) for c in q) for q in ALL10[:9].tolist()))
+        slow, fast = _read_both(one, one_based=True)
+        assert slow == fast and slow[1] == 10
