@@ -46,7 +46,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import psutil
 from numpy.lib import format as npformat
 
 from .checks import check_destination, check_format, check_int, check_one_based
@@ -165,6 +164,9 @@ _SNIFF_DEFAULT = "perm"
 #: version 1.0, padded with spaces to hold any count (a multiple of 64, as
 #: numpy aligns the data).
 NPY_HEADER_SIZE = 128
+
+# Perm inputs of this many lines or more are parsed in bulk (numba).
+_BULK_FROM = 2048
 
 # rows handled per numpy block in write_many: bounds the temporary memory
 _BLOCK_BYTES = 1 << 23
@@ -556,6 +558,8 @@ class SolutionWriter:
         folder = os.path.dirname(self.path)
         if expected_count is not None and not self.force:
             need = estimate_size(fmt, self.n, expected_count, one_based=self.one_based)
+            import psutil  # here: most writes never ask (0.03 s of start-up)
+
             free = psutil.disk_usage(folder).free
             if need > free:
                 raise NotEnoughSpace(
@@ -872,11 +876,16 @@ class _TextReader(SolutionReader):
         if self.fmt != "perm":
             yield from super().blocks(size)
             return
-        from .parse import _perm_lines
-
         self._rows = iter(())  # the lines are read here
         with self._open_input() as lines:
             lines = iter(lines)
+            chunk = list(itertools.islice(lines, _BULK_FROM))
+            if len(chunk) < _BULK_FROM:  # a short input: not worth loading numba
+                yield from _gather(self._solutions_of(chunk), size)
+                return
+            from .parse import _perm_lines
+
+            lines = itertools.chain(chunk, lines)
             while chunk := list(itertools.islice(lines, size)):
                 # n as given or read, else guessed from the first line (the
                 # kernel parses a line only if it has exactly n columns)

@@ -26,7 +26,8 @@ tries the lowest free column first, so they come in lexicographic order).
 All masks are ``numpy.uint64``; every literal is cast, because numba turns
 mixed ``int64``/``uint64`` arithmetic into floating point.  The kernels are
 private: :mod:`parqueens.units` builds their inputs and :mod:`parqueens.runner`
-and :mod:`parqueens.listing` call them.
+and :mod:`parqueens.listing` call them.  The last section holds the kernels
+that check lists of solutions for :mod:`parqueens.verify`.
 """
 
 import numpy as np
@@ -534,3 +535,89 @@ def _knuth_estimate(n, allowed, probes, seed):
             ld = (ld | bit) << _ONE
             rd = (rd | bit) >> _ONE
     return total / probes
+
+
+# ---------------------------------------------------------------- checking lists
+
+
+@njit(cache=True, nogil=True)
+def _scan_solutions(block, prev, has_prev, unique, valid, canon):
+    """Check solutions (for :mod:`parqueens.verify`).  Per row of
+    ``block`` (int, shape ``(k, n)``, columns in ``0..n-1``):
+    ``valid[i]``: a placement without attacks; ``canon[i]`` (with
+    ``unique``): valid and canonical.  Returns whether the rows, after
+    ``prev`` (the previous block's last row, if ``has_prev``), are strictly
+    increasing."""
+    k, n = block.shape
+    col = np.zeros(n, np.bool_)
+    up = np.zeros(2 * n, np.bool_)
+    down = np.zeros(2 * n, np.bool_)
+    queens = np.empty(n, np.int64)
+    inv = np.empty(n, np.int64)
+    increasing = True
+    for i in range(k):
+        col[:] = False
+        up[:] = False
+        down[:] = False
+        ok = True
+        for r in range(n):
+            c = np.int64(block[i, r])
+            if col[c] or up[r + c] or down[r - c + n]:
+                ok = False
+                break
+            col[c] = True
+            up[r + c] = True
+            down[r - c + n] = True
+        valid[i] = ok
+        if unique and ok:
+            for r in range(n):
+                queens[r] = block[i, r]
+                inv[queens[r]] = r
+            canon[i] = _canonical_stabilizer(n, queens, inv, False) > 0
+        if increasing and (i > 0 or has_prev):
+            before = block[i - 1] if i > 0 else prev
+            r = 0
+            while r < n and block[i, r] == before[r]:
+                r += 1
+            increasing = r < n and block[i, r] > before[r]
+    return increasing
+
+
+@njit(cache=True, nogil=True)
+def _hashes(rows):
+    """A 64-bit hash per row (two multiplicative rounds per column)."""
+    k, n = rows.shape
+    out = np.empty(k, np.uint64)
+    for i in range(k):
+        h = np.uint64(0x9E3779B97F4A7C15)
+        for r in range(n):
+            h = (h ^ np.uint64(rows[i, r])) * np.uint64(0xBF58476D1CE4E5B9)
+            h ^= h >> np.uint64(31)
+        out[i] = h
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _repeats(rows, hashes, order):
+    """``repeat[i]``: row ``i`` equals an earlier row (by index) among the
+    rows ``order`` lists: sorted by ``hashes`` (one per row) stably, so
+    equal rows meet within a run of equal hashes, earliest first."""
+    k, n = rows.shape
+    repeat = np.zeros(k, np.bool_)
+    start = 0
+    while start < len(order):
+        end = start + 1
+        while end < len(order) and hashes[order[end]] == hashes[order[start]]:
+            end += 1
+        for a in range(start + 1, end):
+            for b in range(start, a):
+                same = True
+                for r in range(n):
+                    if rows[order[a], r] != rows[order[b], r]:
+                        same = False
+                        break
+                if same:
+                    repeat[order[a]] = True
+                    break
+        start = end
+    return repeat

@@ -40,9 +40,14 @@ from .checks import (
     check_split_depth,
     check_unique_fixed,
     fixed_conflict,
+    min_depth,
 )
-from .kernels import WORK_SIZE, _bans_beyond, _keep_canonical, _list
-from .units import UNITS_FROM, iter_units, min_depth, tiny_solutions, unit_masks
+from .names import UNITS_FROM
+from .small import serves as small_serves
+from .small import solutions as direct_solutions
+
+# The numba kernels and the work units are imported where they are used: a
+# small board (parqueens.small) is listed without them, at once.
 
 #: Work units per task given to a thread.
 _CHUNK_UNITS = 16
@@ -73,6 +78,9 @@ def _listing_depth(n, method, fixed=()):
 def _enumerate_units(units, unique, limit):
     """Solutions of consecutive units, concatenated in order: uint8 array of
     shape ``(k, n)``; at most ``limit`` (0: all)."""
+    from .kernels import WORK_SIZE, _bans_beyond, _keep_canonical, _list
+    from .units import unit_masks
+
     n = units[0].n
     out = np.empty((1 << 17, n), np.uint8)  # a 13-row remainder's solutions fit
     work = np.zeros(WORK_SIZE, np.uint64)
@@ -132,16 +140,18 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     n = check_n(n)
     fixed = check_fixed(n, fixed)
     method = _listing_method(n, unique, fixed)
-    jobs = plan_jobs(jobs, "threads", n - len(fixed))
+    jobs_asked, jobs = jobs, plan_jobs(jobs, "threads", n - len(fixed))
     if limit is not None:
         limit = check_positive(limit, "limit")
     if fixed_conflict(fixed):
         return
-    if n < UNITS_FROM:
-        found = tiny_solutions(n, unique, fixed)[:limit]
+    if n < UNITS_FROM or small_serves(n, fixed, jobs=jobs_asked, split_depth=split_depth):
+        found = direct_solutions(n, fixed, unique)[:limit]
         if found:
             yield np.array(found, dtype=np.uint8).reshape(len(found), n)
         return
+    from .units import iter_units
+
     if split_depth is None:
         depth = _listing_depth(n, method, fixed)
     else:
@@ -251,6 +261,9 @@ def first_solution(n, *, fixed=None):
     Returns a tuple of int (``queens[row] = col``) or None.
     """
     n = check_n(n)
-    for block in iter_blocks(n, fixed=fixed, jobs=1, limit=1, split_depth=1 if n >= 3 else None):
+    fixed = check_fixed(n, fixed)
+    # the kernel path starts at once with one row per unit; small boards go direct
+    depth = None if n < UNITS_FROM or small_serves(n, fixed) else 1
+    for block in iter_blocks(n, fixed=fixed, jobs=1, limit=1, split_depth=depth):
         return tuple(int(c) for c in block[0])
     return None

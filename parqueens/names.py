@@ -22,6 +22,14 @@ BACKENDS = ("threads", "loky", "dask")
 #: names; None was loky's in parqueens 0.1).
 BACKEND_ALIASES = {"threading": "threads", None: "loky"}
 
+#: The weight of a work unit's solutions, by method: each ``mirror``
+#: solution stands for itself and its mirror image; ``d4`` weighs each class
+#: found by its orbit size instead (see :class:`parqueens.runner.Tally`).
+WEIGHTS = {"plain": 1, "mirror": 2, "d4": 1}
+
+#: Boards below this size have no work units (:mod:`parqueens.small` solves them).
+UNITS_FROM = 3
+
 #: Orbit sizes of the symmetry classes, indexed like the per-unit class
 #: counts ``by_stab``: ``by_stab[k]`` counts classes whose stabiliser has
 #: ``2**k`` elements, so their orbit has ``8 >> k`` solutions.

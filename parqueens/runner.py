@@ -17,9 +17,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 
-import numpy as np
-
-from . import symmetry
+from . import small
 from .backends import (
     RunInterrupted,
     Terminated,
@@ -29,10 +27,11 @@ from .backends import (
     start_workers,
     worker_failure,
 )
-from .checks import check_backend, check_count
-from .kernels import _count_batch, _knuth_estimate
-from .names import METHODS, ORBIT_SIZES
-from .units import WEIGHTS, kernel_args, make_units, plan_count, unit_masks, work_shares
+from .checks import check_backend, check_count, fixed_conflict
+from .names import METHODS, ORBIT_SIZES, WEIGHTS
+
+# numpy, the numba kernels and the work units are imported where they are
+# used: a small board (parqueens.small) is counted without them, at once.
 
 
 @dataclass
@@ -116,6 +115,8 @@ def warm_up(nodes=False):
     machine code instead of all compiling it at once; once per process and
     variant.
     """
+    from .units import make_units
+
     run_chunk(make_units(5, "plain", 1), unique=True, nodes=nodes)
 
 
@@ -128,6 +129,10 @@ def run_chunk(units, unique, nodes=False):
     """
     if not units:
         return []
+    import numpy as np
+
+    from .units import unit_masks
+
     specs = [unit_masks(unit, unique) for unit in units]
     solutions, by_stab, counted = search_specs(units[0].n, specs, nodes)
     if counted is None:
@@ -147,6 +152,11 @@ def search_specs(n, specs, nodes=False):
     placed takes a kernel variant with a counter in its hot loop.  A spec
     that is not ``ok`` counts nothing.
     """
+    import numpy as np
+
+    from .kernels import _count_batch
+    from .units import kernel_args
+
     counted = np.zeros(len(specs), dtype=np.uint64) if nodes else None
     solutions, by_stab = _count_batch(n, *kernel_args(n, specs), counted)
     return solutions, by_stab, counted
@@ -344,6 +354,19 @@ def run_count(
     backend = check_backend(backend)
     asked = method
     n, method, fixed = check_count(n, method, unique, fixed, split_depth)
+    if small.serves(
+        n,
+        fixed,
+        jobs=jobs,
+        method=asked,
+        split_depth=split_depth,
+        nodes=nodes,
+        checkpoint=checkpoint,
+        backend=backend,
+    ):
+        return _direct(n, fixed, unique)
+    from .units import plan_count
+
     jobs = plan_jobs(jobs, backend, n - len(fixed))
     # Before any kernel is called here (make_units calls some): loading the
     # numba cache in the main thread would swallow a Ctrl-C (ctypes callbacks).
@@ -390,6 +413,22 @@ def run_count(
     return result
 
 
+def _direct(n, fixed, unique):
+    """The :class:`CountResult` of a small board, searched in Python
+    (:mod:`parqueens.small`): method ``plain``, no work units, one job."""
+    start = time.perf_counter()
+    found = small.solutions(n, fixed)
+    result = CountResult(n, len(found), method="plain", conflict=fixed_conflict(fixed))
+    if unique:
+        result.orbits = dict.fromkeys(ORBIT_SIZES, 0)
+        for queens in found:
+            if small.canonical(queens) == queens:
+                result.orbits[small.orbit_size(queens)] += 1
+        result.fundamental = sum(result.orbits.values())
+    result.seconds = time.perf_counter() - start
+    return result
+
+
 def _resume(plan, checkpoint, unique):
     """The tally of the units stored in ``checkpoint`` (or of a tiny board's
     solutions) and the units left to search."""
@@ -397,8 +436,8 @@ def _resume(plan, checkpoint, unique):
     if plan.tiny is not None:
         for queens in plan.tiny:  # each solution a unit of its own
             k = (
-                ORBIT_SIZES.index(symmetry.orbit_size(queens))
-                if symmetry.canonical(queens) == queens
+                ORBIT_SIZES.index(small.orbit_size(queens))
+                if small.canonical(queens) == queens
                 else None
             )
             tally.add(UnitResult(1, tuple(int(i == k) for i in range(4)), 0))
@@ -416,6 +455,8 @@ def _resume(plan, checkpoint, unique):
 def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, progress):
     """Search the units ``todo`` of ``plan``, adding their results to
     ``tally`` and to ``checkpoint``, with a progress bar if ``progress``."""
+    from .units import work_shares
+
     units = plan.units
     finished = len(units) - len(todo)
     share = dict(zip((u.id for u in units), work_shares(units), strict=True)) if progress else {}
@@ -476,6 +517,11 @@ def estimate(
     ``jobs`` (as a run would use them), ``units``, ``split_depth``, ``method``
     and ``seconds`` (the estimated wall time).  Raises like :func:`run_count`.
     """
+    import numpy as np
+
+    from .kernels import _knuth_estimate
+    from .units import make_units, plan_count, unit_masks
+
     backend = check_backend(backend)
     n, method, fixed = check_count(n, method, False, fixed, split_depth)
     jobs = plan_jobs(jobs, backend, n - len(fixed))

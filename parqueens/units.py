@@ -43,19 +43,14 @@ Methods
     n >= 4 and no fixed queens; otherwise ``plain`` is used.
 """
 
-import itertools
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from . import symmetry
 from .checks import check_method, check_n, check_split_depth, fixed_conflict, min_depth
 from .kernels import LEAF_CANONICAL, LEAF_COUNT, LEAF_D4, _full_mask, _place_queens
-
-#: The weight of a unit's solutions, by method: each ``mirror`` solution
-#: stands for itself and its mirror image; ``d4`` weighs each class found by
-#: its orbit size instead (see :class:`parqueens.runner.Tally`).
-WEIGHTS = {"plain": 1, "mirror": 2, "d4": 1}
+from .names import UNITS_FROM, WEIGHTS
+from .small import solutions as direct_solutions
 
 
 @dataclass(frozen=True)
@@ -445,24 +440,6 @@ def choose_depth(n, method, jobs, split_depth=None, fixed=()):
     return check_split_depth(split_depth, n, method, min_depth(method))
 
 
-def tiny_solutions(n, unique=False, fixed=()):
-    """All solutions of a board too small for work units (n <= 2; any n
-    works, slowly), by checking every permutation: a list of tuples in
-    lexicographic order, only the canonical forms if ``unique``."""
-    out = []
-    for perm in itertools.permutations(range(n)):
-        if all(abs(perm[i] - perm[j]) != i - j for i in range(n) for j in range(i)) and all(
-            perm[r] == c for r, c in fixed
-        ):
-            if not unique or symmetry.canonical(perm) == perm:
-                out.append(perm)
-    return out
-
-
-#: Boards below this size have no work units: :func:`tiny_solutions` solves them.
-UNITS_FROM = 3
-
-
 @dataclass(frozen=True)
 class Plan:
     """How a count is split: decided once, before any search.
@@ -507,7 +484,7 @@ def plan_count(n, method, jobs, split_depth=None, fixed=()):
     """
     conflict = fixed_conflict(fixed)
     if n < UNITS_FROM or conflict:
-        tiny = tuple(tiny_solutions(n, False, fixed)) if n < UNITS_FROM else ()
+        tiny = tuple(direct_solutions(n, fixed)) if n < UNITS_FROM else ()
         return Plan(n, "plain" if n < UNITS_FROM else method, 0, (), 1, tiny, conflict)
     depth = choose_depth(n, method, jobs, split_depth, fixed)
     units = tuple(make_units(n, method, depth, fixed))

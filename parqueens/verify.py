@@ -1,5 +1,6 @@
 """Checking lists of solutions, block by block: validity, duplicates and
-canonical form, with numba kernels on whole blocks.
+canonical form, with numba kernels on whole blocks (a short list, in Python:
+see :data:`DIRECT_ROWS`).
 
 :func:`check_blocks` takes the solutions as 2-D integer arrays (one
 solution per row, ``block[i, row] = col``), as
@@ -15,12 +16,16 @@ boards) plus 16 bytes per row while sorting, about one to two times a
 ``.npy`` file's size.
 """
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-from .symmetry import _canonical_stabilizer
+from . import small
+
+#: At most this many solutions, in one block, are checked in Python: a short
+#: list is answered before numba would have loaded its kernels.
+DIRECT_ROWS = 2048
 
 
 @dataclass
@@ -56,85 +61,31 @@ class VerifyReport:
     first_problem: str = None
 
 
-@njit(cache=True, nogil=True)
-def _scan(block, prev, has_prev, unique, valid, canon):
-    """Per row of ``block`` (int, shape ``(k, n)``, columns in ``0..n-1``):
-    ``valid[i]``: a placement without attacks; ``canon[i]`` (with
-    ``unique``): valid and canonical.  Returns whether the rows, after
-    ``prev`` (the previous block's last row, if ``has_prev``), are strictly
-    increasing."""
-    k, n = block.shape
-    col = np.zeros(n, np.bool_)
-    up = np.zeros(2 * n, np.bool_)
-    down = np.zeros(2 * n, np.bool_)
-    queens = np.empty(n, np.int64)
-    inv = np.empty(n, np.int64)
+def _scan_direct(block, prev, has_prev, unique, valid, canon):
+    """:func:`parqueens.kernels._scan_solutions` in Python, for a small list."""
     increasing = True
-    for i in range(k):
-        col[:] = False
-        up[:] = False
-        down[:] = False
-        ok = True
-        for r in range(n):
-            c = np.int64(block[i, r])
-            if col[c] or up[r + c] or down[r - c + n]:
-                ok = False
-                break
-            col[c] = True
-            up[r + c] = True
-            down[r - c + n] = True
-        valid[i] = ok
+    before = prev.tolist() if has_prev else None
+    for i, row in enumerate(block.tolist()):
+        n = len(row)
+        valid[i] = ok = (
+            len(set(row)) == n
+            and len({r + c for r, c in enumerate(row)}) == n
+            and len({r - c for r, c in enumerate(row)}) == n
+        )
         if unique and ok:
-            for r in range(n):
-                queens[r] = block[i, r]
-                inv[queens[r]] = r
-            canon[i] = _canonical_stabilizer(n, queens, inv, False) > 0
-        if increasing and (i > 0 or has_prev):
-            before = block[i - 1] if i > 0 else prev
-            r = 0
-            while r < n and block[i, r] == before[r]:
-                r += 1
-            increasing = r < n and block[i, r] > before[r]
+            canon[i] = small.canonical(row) == tuple(row)
+        increasing = increasing and (before is None or row > before)
+        before = row
     return increasing
 
 
-@njit(cache=True, nogil=True)
-def _hashes(rows):
-    """A 64-bit hash per row (two multiplicative rounds per column)."""
-    k, n = rows.shape
-    out = np.empty(k, np.uint64)
-    for i in range(k):
-        h = np.uint64(0x9E3779B97F4A7C15)
-        for r in range(n):
-            h = (h ^ np.uint64(rows[i, r])) * np.uint64(0xBF58476D1CE4E5B9)
-            h ^= h >> np.uint64(31)
-        out[i] = h
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _repeats(rows, hashes, order):
-    """``repeat[i]``: row ``i`` equals an earlier row (by index) among the
-    rows ``order`` lists: sorted by ``hashes`` (one per row) stably, so
-    equal rows meet within a run of equal hashes, earliest first."""
-    k, n = rows.shape
-    repeat = np.zeros(k, np.bool_)
-    start = 0
-    while start < len(order):
-        end = start + 1
-        while end < len(order) and hashes[order[end]] == hashes[order[start]]:
-            end += 1
-        for a in range(start + 1, end):
-            for b in range(start, a):
-                same = True
-                for r in range(n):
-                    if rows[order[a], r] != rows[order[b], r]:
-                        same = False
-                        break
-                if same:
-                    repeat[order[a]] = True
-                    break
-        start = end
+def _repeats_direct(rows, valid):
+    """``repeat[i]``: valid row ``i`` equals an earlier valid row (a set)."""
+    seen, repeat = set(), np.zeros(len(valid), np.bool_)
+    for i in np.flatnonzero(valid).tolist():
+        key = tuple(rows[i].tolist())
+        repeat[i] = key in seen
+        seen.add(key)
     return repeat
 
 
@@ -171,6 +122,16 @@ def check_blocks(blocks, n=None, unique=False, rows=None):
         If the blocks' widths differ.
     """
     report = VerifyReport(n=n)
+    blocks = iter(blocks)
+    head = list(itertools.islice(blocks, 2))
+    direct = len(head) == 1 and len(head[0]) <= DIRECT_ROWS
+    if direct:
+        scan, find_repeats = _scan_direct, _repeats_direct
+    else:
+        from .kernels import _scan_solutions as scan
+
+        find_repeats = _find_repeats
+    blocks = itertools.chain(head, blocks)
     kept, valid_parts, canon_parts = [], [], []
     first = {}  # problem -> (index, row) of its first row seen in the scan
     prev, increasing = None, True
@@ -185,7 +146,7 @@ def check_blocks(blocks, n=None, unique=False, rows=None):
         valid = np.empty(len(block), np.bool_)
         canon = np.ones(len(block), np.bool_)
         has_prev = prev is not None
-        increasing &= _scan(block, prev if has_prev else block[0], has_prev, unique, valid, canon)
+        increasing &= scan(block, prev if has_prev else block[0], has_prev, unique, valid, canon)
         prev = block[-1].copy()
         for problem, mask in (("invalid", ~valid), ("odd", valid & ~canon)):
             if problem not in first and mask.any():
@@ -205,7 +166,7 @@ def check_blocks(blocks, n=None, unique=False, rows=None):
         # Duplicates: valid rows only, each against the earlier ones.
         rows = np.asarray(rows) if rows is not None else np.concatenate(kept)
         del kept
-        repeat = _find_repeats(rows, valid)
+        repeat = find_repeats(rows, valid)
         odd = valid & ~repeat & ~canon
         first.pop("odd", None)
         for problem, mask in (("duplicate", repeat), ("odd", odd)):
@@ -229,6 +190,8 @@ def check_blocks(blocks, n=None, unique=False, rows=None):
 
 def _find_repeats(rows, valid):
     """``repeat[i]``: valid row ``i`` equals an earlier valid row."""
+    from .kernels import _hashes, _repeats
+
     hashes = _hashes(rows)
     where = np.flatnonzero(valid)
     return _repeats(rows, hashes, where[np.argsort(hashes[where], kind="stable")])

@@ -368,7 +368,9 @@ def _fake_disk(free):
 
 
 def test_not_enough_space(tmp_path, monkeypatch):
-    monkeypatch.setattr(formats.psutil, "disk_usage", _fake_disk(100))
+    import psutil
+
+    monkeypatch.setattr(psutil, "disk_usage", _fake_disk(100))
     path = tmp_path / "sols.board"
     need = estimate_size("board", 6, 1000)
     with pytest.raises(NotEnoughSpace, match=f"need {need} bytes, 100 free") as info:

@@ -64,7 +64,8 @@ def test_one_bad_row(tmp_path, kind, where, unique):
     want = reference(rows, unique)
     assert want[1:4] != (0, 0, 0) or (kind == "other" and not unique)
     blocks = [rows[i : i + 97] for i in range(0, len(rows), 97)]
-    assert as_tuple(check_blocks(blocks, 10, unique)) == want
+    assert as_tuple(check_blocks(blocks, 10, unique)) == want  # the kernels
+    assert as_tuple(check_blocks([rows], 10, unique)) == want  # one short block: Python
     for fmt in ("npy", "perm"):
         path = tmp_path / f"x.{fmt}"
         with SolutionWriter(path, fmt, 10, force=True) as w:
@@ -102,9 +103,12 @@ def _read_both(path, **kw):
     "spoil",
     ["", "  ", "\n", "\r", "x", " 1", "1 ", "01", "99", "\t", "1\n", "100000"],
 )
-def test_perm_in_bulk_reads_as_line_by_line(tmp_path, spoil):
+def test_perm_in_bulk_reads_as_line_by_line(tmp_path, spoil, monkeypatch):
     # The bulk parser takes what parqueens writes and hands any other line
     # to the line reader: the same rows, n and messages either way.
+    import parqueens.formats as formats
+
+    monkeypatch.setattr(formats, "_BULK_FROM", 2)  # these short files in bulk too
     lines = [" ".join(map(str, q)) for q in ALL10[:40].tolist()]
     for where in (0, 13, 39):
         text = lines.copy()

@@ -1,0 +1,113 @@
+"""Small boards at once: a pure-Python search, without numba, numpy or joblib.
+
+Loading the numba kernels takes longer (about 0.3 s) than searching a board
+of up to :data:`DIRECT_N` rows in Python (milliseconds), so a count or a
+listing that asks for nothing more (no checkpoint, no node count, no method
+or split depth named, no parallel jobs) is answered here: see
+:func:`serves`.  The search is the classic bitmask backtracker (Somers,
+Richards) with Python ints, lowest column first, so solutions come in
+lexicographic order; the symmetry classes are found by comparing each
+solution with its 8 images.  Boards below 3 rows, which have no work units,
+are always solved here (through the work units' plan when a checkpoint
+records them).
+"""
+
+#: Boards up to this many rows to search are solved here (n = 10: 724
+#: solutions, about 30 ms).
+DIRECT_N = 10
+
+
+def serves(
+    n,
+    fixed=(),
+    *,
+    jobs=None,
+    method=None,
+    split_depth=None,
+    nodes=False,
+    checkpoint=None,
+    backend="threads",
+):
+    """Whether a run is answered by this module: a small board (at most
+    :data:`DIRECT_N` rows to search) and nothing asked of the machinery (all
+    other arguments at their defaults, ``jobs`` None or 1).  Arguments as
+    :func:`parqueens.runner.run_count` takes them, checked."""
+    plain = (
+        jobs in (None, 1)
+        and method is None
+        and split_depth is None
+        and not nodes
+        and checkpoint is None
+        and backend == "threads"
+    )
+    return plain and n - len(fixed) <= DIRECT_N
+
+
+def solutions(n, fixed=(), unique=False):
+    """All solutions containing the ``fixed`` queens (0-based ``(row,
+    col)``, checked), in lexicographic order, as tuples; with ``unique``
+    only the canonical forms.  n = 0 has one, the empty placement."""
+    if n == 0:
+        return [()]
+    full = (1 << n) - 1
+    allowed = [full] * n
+    for r, c in fixed:
+        allowed[r] = 1 << c
+    out = []
+    queens = [0] * n
+    cols, ld, rd, free = [0] * n, [0] * n, [0] * n, [0] * n
+    free[0] = allowed[0]
+    row = 0
+    while row >= 0:
+        if not free[row]:
+            row -= 1
+            continue
+        bit = free[row] & -free[row]  # the lowest column first
+        free[row] ^= bit
+        queens[row] = bit.bit_length() - 1
+        if row == n - 1:
+            q = tuple(queens)
+            if not unique or canonical(q) == q:
+                out.append(q)
+            continue
+        cols[row + 1] = cols[row] | bit
+        ld[row + 1] = ((ld[row] | bit) << 1) & full
+        rd[row + 1] = (rd[row] | bit) >> 1
+        row += 1
+        free[row] = allowed[row] & ~(cols[row] | ld[row] | rd[row])
+    return out
+
+
+def _images(q):
+    """The 8 images of ``q`` under the symmetries of the square (numbered as
+    in :mod:`parqueens.symmetry`)."""
+    n = len(q)
+    squares = list(enumerate(q))
+    maps = (
+        lambda r, c: (r, c),
+        lambda r, c: (c, n - 1 - r),
+        lambda r, c: (n - 1 - r, n - 1 - c),
+        lambda r, c: (n - 1 - c, r),
+        lambda r, c: (r, n - 1 - c),
+        lambda r, c: (n - 1 - r, c),
+        lambda r, c: (c, r),
+        lambda r, c: (n - 1 - c, n - 1 - r),
+    )
+    out = []
+    for g in maps:
+        image = [0] * n
+        for r, c in squares:
+            r2, c2 = g(r, c)
+            image[r2] = c2
+        out.append(tuple(image))
+    return out
+
+
+def canonical(q):
+    """The canonical form of ``q``: the smallest of its images."""
+    return min(_images(tuple(q)))
+
+
+def orbit_size(q):
+    """The number of distinct images of ``q`` (8, 4, 2 or 1)."""
+    return len(set(_images(tuple(q))))

@@ -1,0 +1,79 @@
+"""Small boards at once: the pure-Python path against the kernels for every
+board it serves, and what a fresh process loads for it."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from parqueens import small
+from parqueens.listing import first_solution, iter_blocks
+from parqueens.runner import run_count
+
+from cli_helpers import cli_env
+from naive import A000170, A002562
+
+
+@pytest.mark.parametrize("n", range(0, small.DIRECT_N + 1))
+def test_direct_equals_kernels(n):
+    direct = run_count(n, unique=True)
+    kernel = run_count(n, unique=True, method="d4", jobs=1)  # a method named: the kernels
+    assert direct.method == "plain" and direct.units == 0
+    assert (direct.total, direct.fundamental) == (A000170[n], A002562[n])
+    assert (direct.total, direct.orbits) == (kernel.total, kernel.orbits)
+    for unique in (False, True):
+        listed = [tuple(r) for b in iter_blocks(n, unique=unique) for r in b.tolist()]
+        if n >= 3:  # a split depth: the kernels
+            via_kernel = [
+                tuple(r) for b in iter_blocks(n, unique=unique, split_depth=2) for r in b.tolist()
+            ]
+            assert listed == via_kernel
+        assert listed == small.solutions(n, unique=unique)
+
+
+def test_direct_with_fixed_queens():
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        n = int(rng.integers(4, 15))
+        rows = rng.choice(
+            n, size=int(rng.integers(n - small.DIRECT_N if n > 10 else 1, n)), replace=False
+        )
+        fixed = sorted((int(r), int(rng.integers(n))) for r in rows)
+        assert small.serves(n, fixed)
+        direct = run_count(n, fixed=fixed)
+        assert direct.total == run_count(n, fixed=fixed, split_depth=1).total
+        assert small.solutions(n, fixed) == [
+            tuple(r) for b in iter_blocks(n, fixed=fixed, split_depth=1) for r in b.tolist()
+        ]
+    assert first_solution(8) == (0, 4, 7, 5, 2, 6, 1, 3)
+
+
+def test_serves_only_plain_small_runs():
+    assert small.serves(10) and small.serves(12, [(0, 0), (1, 2)])
+    assert not small.serves(11)
+    for kw in (
+        {"jobs": 2},
+        {"method": "d4"},
+        {"split_depth": 2},
+        {"nodes": True},
+        {"checkpoint": object()},
+        {"backend": "loky"},
+    ):
+        assert not small.serves(8, **kw)
+
+
+def test_small_commands_load_no_numba():
+    code = (
+        "import sys\n"
+        "from parqueens import cli\n"
+        "codes = [cli.main(a) for a in (['count', '8'], ['count', '9', '--unique'],\n"
+        "         ['solutions', '6'], ['first', '8'], ['count', '12', '--fixed', '0:0,1:2'])]\n"
+        "print(codes, sorted(m for m in ('numba', 'joblib', 'psutil') if m in sys.modules),\n"
+        "      file=sys.stderr)\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=cli_env(), timeout=60
+    )
+    assert r.stderr.strip().splitlines()[-1] == "[0, 0, 0, 0, 0] []", r.stderr
+    assert r.stdout.splitlines()[:2] == ["92", "total 352"]
