@@ -155,13 +155,15 @@ def check_blocks(blocks, n=None, unique=False, rows=None):
         if rows is None:  # text: a compact copy, smaller than the text
             kept.append(block.astype(_compact(report.n)))
         valid_parts.append(valid)
-        canon_parts.append(canon)
+        if unique:  # else all True: not kept
+            canon_parts.append(canon)
         report.count += len(block)
     if not report.count:
         return report
     valid = np.concatenate(valid_parts)
-    canon = np.concatenate(canon_parts)
-    repeat = np.zeros(report.count, np.bool_)
+    del valid_parts
+    canon = np.concatenate(canon_parts) if unique else np.ones(1, np.bool_)  # broadcast
+    repeat = np.zeros(1, np.bool_)  # a strictly increasing list has no duplicates
     if not increasing:
         # Duplicates: valid rows only, each against the earlier ones.
         rows = np.asarray(rows) if rows is not None else np.concatenate(kept)
@@ -173,9 +175,11 @@ def check_blocks(blocks, n=None, unique=False, rows=None):
             if mask.any():
                 i = int(np.flatnonzero(mask)[0])
                 first[problem] = (i, np.asarray(rows[i]).tolist())
-    report.invalid = report.count - int(valid.sum())
-    report.duplicates = int(repeat.sum())
-    report.not_canonical = int((valid & ~repeat & ~canon).sum())
+    report.invalid = report.count - int(np.count_nonzero(valid))
+    report.duplicates = int(np.count_nonzero(repeat))
+    report.not_canonical = (
+        int(np.count_nonzero(valid & ~repeat & ~canon)) if unique or not increasing else 0
+    )
     report.distinct = report.count - report.invalid - report.duplicates - report.not_canonical
     if first:
         what = {
