@@ -177,9 +177,7 @@ def check_blocks(blocks, n=None, unique=False, rows=None):
                 first[problem] = (i, np.asarray(rows[i]).tolist())
     report.invalid = report.count - int(np.count_nonzero(valid))
     report.duplicates = int(np.count_nonzero(repeat))
-    report.not_canonical = (
-        int(np.count_nonzero(valid & ~repeat & ~canon)) if unique or not increasing else 0
-    )
+    report.not_canonical = int(np.count_nonzero(valid & ~repeat & ~canon)) if unique else 0
     report.distinct = report.count - report.invalid - report.duplicates - report.not_canonical
     if first:
         what = {
