@@ -50,9 +50,7 @@ def solutions(n, fixed=(), unique=False):
     if n == 0:
         return [()]
     full = (1 << n) - 1
-    allowed = [full] * n
-    for r, c in fixed:
-        allowed[r] = 1 << c
+    allowed = fixed_rows(n, fixed)  # the fixed queens prune every row at once
     out = []
     queens = [0] * n
     cols, ld, rd, free = [0] * n, [0] * n, [0] * n, [0] * n
@@ -76,6 +74,23 @@ def solutions(n, fixed=(), unique=False):
         row += 1
         free[row] = allowed[row] & ~(cols[row] | ld[row] | rd[row])
     return out
+
+
+def fixed_rows(n, fixed):
+    """Per row, the columns (an int mask) that the fixed queens leave a queen
+    of that row: its own column in a fixed queen's row, else the squares no
+    fixed queen attacks."""
+    full = (1 << n) - 1
+    rows = [full] * n
+    for fr, fc in fixed:
+        for r in range(n):
+            d = abs(r - fr)
+            if d == 0:
+                rows[r] &= 1 << fc
+            else:
+                rows[r] &= ~((1 << fc) | (1 << (fc + d)) | ((1 << (fc - d)) if fc >= d else 0))
+        rows = [m & full for m in rows]
+    return rows
 
 
 def _images(q):

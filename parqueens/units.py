@@ -50,6 +50,7 @@ import numpy as np
 from .checks import check_method, check_n, check_split_depth, fixed_conflict, min_depth
 from .kernels import LEAF_CANONICAL, LEAF_COUNT, LEAF_D4, _full_mask, _place_queens
 from .names import UNITS_FROM, WEIGHTS
+from .small import fixed_rows as _fixed_rows
 from .small import solutions as direct_solutions
 
 
@@ -332,7 +333,8 @@ def _extend(n, start, depth, rows):
     """Non-attacking prefixes of length ``depth`` that begin with ``start``,
     in lexicographic order, with the queen of each row ``r`` within the
     columns ``rows[r]`` (an int mask: the squares fixed queens leave, see
-    :func:`_fixed_rows`), so that no prefix is built only to be thrown away."""
+    :func:`parqueens.small.fixed_rows`), so that no prefix is built only to be
+    thrown away."""
     full = (1 << n) - 1
     cols = ld = rd = 0
     for r, c in enumerate(start):
@@ -351,23 +353,6 @@ def _extend(n, start, depth, rows):
             bit = 1 << c
             if free & bit:
                 stack.append((prefix + (c,), cols | bit, ((ld | bit) << 1) & full, (rd | bit) >> 1))
-
-
-def _fixed_rows(n, fixed):
-    """Per row, the columns (an int mask) that the fixed queens leave a queen
-    of that row: its own column in a fixed queen's row, else the squares no
-    fixed queen attacks."""
-    full = (1 << n) - 1
-    rows = [full] * n
-    for fr, fc in fixed:
-        for r in range(n):
-            d = abs(r - fr)
-            if d == 0:
-                rows[r] &= 1 << fc
-            else:
-                rows[r] &= ~((1 << fc) | (1 << (fc + d)) | ((1 << (fc - d)) if fc >= d else 0))
-        rows = [m & full for m in rows]
-    return rows
 
 
 #: Above this many units (a deep split depth), :func:`work_shares` counts

@@ -77,3 +77,26 @@ def test_small_commands_load_no_numba():
     )
     assert r.stderr.strip().splitlines()[-1] == "[0, 0, 0, 0, 0] []", r.stderr
     assert r.stdout.splitlines()[:2] == ["92", "total 352"]
+
+
+def test_direct_prunes_with_the_fixed_queens():
+    # 10 of 20 rows fixed: served here; the fixed queens must prune the free
+    # rows at once (a search that only fixed their own rows never ended).
+    fixed = [
+        (10, 2),
+        (11, 0),
+        (12, 6),
+        (13, 8),
+        (14, 10),
+        (15, 12),
+        (16, 14),
+        (17, 16),
+        (18, 18),
+        (19, 4),
+    ]
+    assert small.serves(20, fixed)
+    direct = small.solutions(20, fixed)
+    assert len(direct) == 11 == run_count(20, fixed=fixed).total
+    assert direct == [
+        tuple(r) for b in iter_blocks(20, fixed=fixed, split_depth=3) for r in b.tolist()
+    ]
