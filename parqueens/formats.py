@@ -229,7 +229,9 @@ def _check_int(value, name, minimum=0):
 
 
 def _check_rows(array, n):
-    """``array`` as an int64 array of shape ``(k, n)`` with entries in ``range(n)``."""
+    """``array`` as an integer array of shape ``(k, n)`` with entries in
+    ``range(n)``: int64, or as it is if it is already of an integer dtype
+    (the writers convert what they need)."""
     a = np.asarray(array)
     if a.ndim != 2 or a.shape[1] != n:
         raise ValueError(f"expected an array of shape (count, {n}), got shape {a.shape}")
@@ -239,7 +241,7 @@ def _check_rows(array, n):
         raise TypeError(f"solutions must have an integer dtype, got {a.dtype}")
     if a.min() < 0 or a.max() >= n:
         raise ValueError(f"columns must lie in 0..{n - 1}")
-    return a.astype(np.int64, copy=False)
+    return a
 
 
 def _check_row(queens, n=None):
@@ -361,10 +363,11 @@ def _number_table(n, offset, end):
 
 
 def _render_numbers(a, one_based, prefix, sep, end):
-    """Bytes of ``prefix + sep.join(row) + end`` for each row of int64 ``a``."""
+    """Bytes of ``prefix + sep.join(row) + end`` for each row of integer ``a``."""
     k, n = a.shape
     if n == 0:
         return (prefix + end).encode() * k
+    a = a.astype(np.intp, copy=False)  # indices; a narrow dtype would wrap below
     off = 1 if one_based else 0
     mid = _number_table(n, off, sep)
     last = _number_table(n, off, end)
@@ -377,11 +380,12 @@ def _render_numbers(a, one_based, prefix, sep, end):
 
 
 def _render_grid(cols, n, first_line, fmt):
-    """Bytes of the board/matrix lines for the flat int64 column array ``cols``.
+    """Bytes of the board/matrix lines for the flat integer column array ``cols``.
 
     Line ``i`` starts a solution when ``(first_line + i) % n == 0``; such a
     line gets a blank line before it unless it is the very first line.
     """
+    cols = cols.astype(np.intp, copy=False)  # 1 + 2 * cols must not wrap
     m = cols.shape[0]
     width = n + 1 if fmt == "board" else 2 * n
     g = np.empty((m, width + 1), dtype=np.uint8)
@@ -674,6 +678,8 @@ class SolutionWriter:
             first = self.count * n
             for i in range(0, flat.shape[0], lines):
                 self._emit(_render_grid(flat[i : i + lines], n, first + i, fmt))
+        elif fmt == "npy" and a.dtype == self._dtype and a.flags.c_contiguous and a.size:
+            self._emit(memoryview(a).cast("B"))  # the rows as they are: no copy
         else:
             per_row = max(1, n) * (self._dtype.itemsize if fmt == "npy" else 8)
             rows = max(1, _BLOCK_BYTES // per_row)

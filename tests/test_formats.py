@@ -477,3 +477,17 @@ def test_read_tolerates_crlf_and_blank_lines(tmp_path):
     board = tmp_path / "a.board"
     board.write_text("\n.Q..\n...Q\nQ...\n..Q.\n\n\n..Q.\nQ...\n...Q\n.Q..\n\n")
     assert list(read_solutions(board)) == [(1, 3, 0, 2), (2, 0, 3, 1)]
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int64])
+def test_write_many_any_integer_dtype_and_wide_boards(tmp_path, dtype):
+    # The rows are written as they come (npy of the file's dtype: no copy);
+    # text renderers index with them, which must not wrap in a narrow dtype.
+    rng = np.random.default_rng(7)
+    for n in (200, 256) if dtype != np.uint8 else (200, 255):
+        rows = np.array([rng.permutation(n) for _ in range(3)], dtype=dtype)
+        for fmt in FORMATS:
+            path = tmp_path / f"w{n}.{fmt}"
+            with SolutionWriter(path, fmt, n, force=True) as w:
+                w.write_many(rows)
+            assert np.array_equal(np.array(list(read_solutions(path))), rows), (fmt, n)
