@@ -2,6 +2,7 @@
 in conftest.py); these run ``python -m parqueens`` in a subprocess, for what
 only a real process shows: signals, pipes, closed streams, its exit."""
 
+import json
 import os
 import shlex
 import subprocess
@@ -52,3 +53,28 @@ def assert_one_line_error(r, code=2):
     assert r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def fresh_main(argvs, modules=("numba", "numpy", "joblib", "psutil", "tqdm")):
+    """Run ``cli.main`` on each argument list in one fresh interpreter.
+
+    Returns ``(exit codes, the given modules it imported, its stdout)``: what
+    a command loads is only seen in a process that loaded nothing before.
+    """
+    code = (
+        "import json, sys\n"
+        "from parqueens import cli\n"
+        "codes = []\n"
+        f"for argv in {list(map(list, argvs))!r}:\n"
+        "    try:\n"
+        "        codes.append(cli.main(argv))\n"
+        "    except SystemExit as exc:\n"
+        "        codes.append(exc.code)\n"
+        f"loaded = sorted(m for m in {list(modules)!r} if m in sys.modules)\n"
+        "print(json.dumps([codes, loaded]), file=sys.stderr)\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=cli_env(), timeout=120
+    )
+    codes, loaded = json.loads(r.stderr.strip().splitlines()[-1])
+    return codes, loaded, r.stdout

@@ -4,8 +4,6 @@ usage errors without loading the search machinery."""
 
 import argparse
 import json
-import subprocess
-import sys
 
 import joblib
 import pytest
@@ -15,7 +13,7 @@ from parqueens.backends import plan_jobs
 from parqueens.runner import Tally, UnitResult, run_count, run_identity
 from parqueens.store import CheckpointError, RunStore
 
-from cli_helpers import cli_env
+from cli_helpers import fresh_main
 from naive import A000170, A002562
 
 
@@ -139,29 +137,23 @@ def test_tally_is_the_runs_arithmetic():
 
 def test_usage_errors_and_help_load_no_search_machinery():
     # A real process: what a fresh interpreter imports is the point.
-    code = (
-        "import sys\n"
-        "from parqueens import cli\n"
-        "codes = []\n"
-        "for argv in (['--help'], ['--version'], ['count', 'x'], ['count', '65'],\n"
-        "             ['count', '8', '--jobs', '0'], ['count', '8', '--method', 'x'],\n"
-        "             ['count', '8', '--split-depth', '20'], ['table', '5-3'],\n"
-        "             ['count', '8', '--fixed', '0:0', '--unique'],\n"
-        "             ['solutions', '8', '--format', 'npy'], ['first', '8', '--fixed', '9:9'],\n"
-        "             ['count', '8', '--scheduler', 'tcp://x:1'],\n"
-        "             ['table', '4', '--out', 'x.txt']):\n"
-        "    try:\n"
-        "        codes.append(cli.main(argv))\n"
-        "    except SystemExit as exc:\n"
-        "        codes.append(exc.code)\n"
-        "print(codes, sorted(m for m in ('numba', 'numpy', 'joblib', 'psutil', 'tqdm')\n"
-        "                    if m in sys.modules), file=sys.stderr)\n"
-    )
-    r = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=cli_env(), timeout=60
-    )
-    last = r.stderr.strip().splitlines()[-1]
-    assert last == "[0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2] []", r.stderr
+    argvs = [
+        ["--help"],
+        ["--version"],
+        ["count", "x"],
+        ["count", "65"],
+        ["count", "8", "--jobs", "0"],
+        ["count", "8", "--method", "x"],
+        ["count", "8", "--split-depth", "20"],
+        ["table", "5-3"],
+        ["count", "8", "--fixed", "0:0", "--unique"],
+        ["solutions", "8", "--format", "npy"],
+        ["first", "8", "--fixed", "9:9"],
+        ["count", "8", "--scheduler", "tcp://x:1"],
+        ["table", "4", "--out", "x.txt"],
+    ]
+    codes, loaded, _ = fresh_main(argvs)
+    assert codes == [0, 0] + [2] * 11 and loaded == []
 
 
 def test_names_are_the_ones_used():
@@ -176,11 +168,12 @@ def test_names_are_the_ones_used():
     assert "importlib" not in dir(parqueens)
 
 
-def test_jobs_checked_before_any_output(cli):
+def test_jobs_checked_before_any_output(cli, tmp_path):
     too_many = -(joblib.cpu_count() + 1)
     r = cli("table", "10-12", "--jobs", too_many)
     assert r.returncode == 2 and r.stdout == "" and "leaves no core" in r.stderr
-    r = cli("verify", "-", "--jobs", too_many, input="1 3 0 2\n")
+    (tmp_path / "s.perm").write_text("1 3 0 2\n")
+    r = cli("verify", tmp_path / "s.perm", "--jobs", too_many)
     assert r.returncode == 2 and "leaves no core" in r.stderr
     r = cli("count", "8", "--jobs", "2_0")
     assert r.returncode == 2 and "jobs must be an integer, got '2_0'" in r.stderr

@@ -1,9 +1,6 @@
 """Small boards at once: the pure-Python path against the kernels for every
 board it serves, and what a fresh process loads for it."""
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
@@ -11,7 +8,7 @@ from parqueens import small
 from parqueens.listing import first_solution, iter_blocks
 from parqueens.runner import run_count
 
-from cli_helpers import cli_env
+from cli_helpers import fresh_main
 from naive import A000170, A002562
 
 
@@ -64,19 +61,16 @@ def test_serves_only_plain_small_runs():
 
 
 def test_small_commands_load_no_numba():
-    code = (
-        "import sys\n"
-        "from parqueens import cli\n"
-        "codes = [cli.main(a) for a in (['count', '8'], ['count', '9', '--unique'],\n"
-        "         ['solutions', '6'], ['first', '8'], ['count', '12', '--fixed', '0:0,1:2'])]\n"
-        "print(codes, sorted(m for m in ('numba', 'joblib', 'psutil') if m in sys.modules),\n"
-        "      file=sys.stderr)\n"
-    )
-    r = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=cli_env(), timeout=60
-    )
-    assert r.stderr.strip().splitlines()[-1] == "[0, 0, 0, 0, 0] []", r.stderr
-    assert r.stdout.splitlines()[:2] == ["92", "total 352"]
+    argvs = [
+        ["count", "8"],
+        ["count", "9", "--unique"],
+        ["solutions", "6"],
+        ["first", "8"],
+        ["count", "12", "--fixed", "0:0,1:2"],
+    ]
+    codes, loaded, out = fresh_main(argvs, ("numba", "joblib", "psutil"))
+    assert codes == [0] * 5 and loaded == []
+    assert out.splitlines()[:2] == ["92", "total 352"]
 
 
 def test_direct_prunes_with_the_fixed_queens():
