@@ -7,6 +7,7 @@ stderr, never a traceback); 130 interrupted (Ctrl-C); 143 terminated
 """
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -797,7 +798,7 @@ def _named_format(args, default):
     return default
 
 
-def _writer(args, n, fmt, expected):
+def _writer(args, n, fmt, expected, estimated=False):
     from .formats import SolutionWriter
 
     return SolutionWriter(
@@ -807,6 +808,7 @@ def _writer(args, n, fmt, expected):
         one_based=args.one_based,
         force=args.force,
         expected_count=expected,
+        estimated=estimated,
     )
 
 
@@ -814,44 +816,44 @@ def cmd_solutions(args):
     fmt = _output_format(args)
     fixed = checks.check_fixed(checks.check_n(args.n), args.fixed)
     checks.check_unique_fixed(args.unique, fixed)
-    from .listing import iter_blocks
-    from .runner import run_count
+    from .listing import iter_blocks, planned_count
 
     if checks.fixed_conflict(fixed):
         _note(args, f"no solution: {checks.fixed_conflict(fixed)}")
-    expected = None
-    if args.out and args.out != "-" and not args.force:
-        if args.limit is None and args.n > 18:
-            raise UsageError(
-                f"parqueens: listing all solutions for n = {args.n} writes "
-                f"hundreds of gigabytes or more; use --limit K, or --force"
-            )
-        if args.limit is None or args.n <= 18:
-            r = run_count(args.n, unique=args.unique, fixed=fixed, jobs=args.jobs)
-            expected = r.fundamental if args.unique else r.total
-            if args.limit is not None:
-                expected = min(expected, args.limit)
-        else:
-            expected = args.limit
-    from tqdm import tqdm
+    to_file = args.out and args.out != "-"
+    expected, exact = None, False
+    if (to_file and not args.force) or _show_progress(args):
+        fits = None
+        if to_file and not args.force:
+            from .formats import fits as fits_on_disk
 
-    bar = tqdm(
-        total=expected,
-        disable=not _show_progress(args),
-        file=sys.stderr,
-        unit="sol",
-        unit_scale=True,
-        desc=f"n={args.n}",
-    )
-    with _writer(args, args.n, fmt, expected) as w:
+            fits = functools.partial(fits_on_disk, args.out, fmt, args.n, one_based=args.one_based)
+        expected, exact = planned_count(
+            args.n, unique=args.unique, fixed=fixed, limit=args.limit, jobs=args.jobs, fits=fits
+        )
+    bar = None
+    if _show_progress(args):
+        from tqdm import tqdm  # only here: 0.02 s of start-up
+
+        bar = tqdm(total=expected, file=sys.stderr, unit="sol", unit_scale=True, desc=f"n={args.n}")
+    with _writer(args, args.n, fmt, expected, estimated=not exact) as w:
         try:
             for block in iter_blocks(
-                args.n, unique=args.unique, fixed=fixed, jobs=args.jobs, limit=args.limit
+                args.n,
+                unique=args.unique,
+                fixed=fixed,
+                jobs=args.jobs,
+                limit=args.limit,
+                arrays=False,
             ):
                 w.write_many(block)
-                bar.update(len(block))
+                if bar is not None:
+                    bar.update(len(block))
+            if bar is not None:
+                bar.total = bar.n  # an estimated total ends at the real one
         finally:
-            bar.close()
+            if bar is not None:
+                bar.close()
     if args.out and args.out != "-":
         _note(args, f"wrote {w.count} solution{'s' * (w.count != 1)} to {args.out} ({fmt})")
     return 0

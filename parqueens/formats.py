@@ -39,14 +39,12 @@ import itertools
 import json
 import numbers
 import os
+import shutil
 import struct
 import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import numpy as np
-from numpy.lib import format as npformat
 
 from .checks import check_destination, check_format, check_int, check_one_based
 from .names import EXTENSIONS, FORMATS, TEXT_FORMATS  # noqa: F401  (public here too)
@@ -228,10 +226,23 @@ def _check_int(value, name, minimum=0):
     return value
 
 
+def _is_array(value):
+    # numpy is imported only where it is needed: a small listing is written
+    # as text without it (0.05 s of start-up); no array exists before it is.
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray)
+
+
 def _check_rows(array, n):
-    """``array`` as an integer array of shape ``(k, n)`` with entries in
-    ``range(n)``: int64, or as it is if it is already of an integer dtype
-    (the writers convert what they need)."""
+    """Rows of length n with entries in ``range(n)``: a numpy array of an
+    integer dtype as it is (an empty one as int64; the writers convert what
+    they need), or a sequence of sequences of int as a list of lists."""
+    if not _is_array(array):
+        rows = [_check_row(q, n) for q in array]
+        if rows or isinstance(array, (list, tuple)):
+            return rows
+    import numpy as np
+
     a = np.asarray(array)
     if a.ndim != 2 or a.shape[1] != n:
         raise ValueError(f"expected an array of shape (count, {n}), got shape {a.shape}")
@@ -245,26 +256,30 @@ def _check_rows(array, n):
 
 
 def _check_row(queens, n=None):
-    """One solution as an int64 array of shape ``(n,)``; n from its length if None."""
+    """One solution as a list of int; n from its length if None."""
     if isinstance(queens, (str, bytes)):
         raise TypeError("a solution must be a sequence of int, got a string")
-    if not isinstance(queens, np.ndarray):
+    if _is_array(queens):
+        if queens.ndim != 1:
+            raise ValueError(f"a solution must be one-dimensional, got shape {queens.shape}")
+        if queens.size and queens.dtype.kind not in "iu":
+            raise TypeError(f"solutions must have an integer dtype, got {queens.dtype}")
+        queens = queens.tolist()
+    else:
         queens = list(queens)
         for c in queens:
             if isinstance(c, bool) or not isinstance(c, numbers.Integral):
-                if np.ndim(c) and not isinstance(c, (str, bytes)):
+                if _is_array(c) and c.ndim or isinstance(c, (list, tuple)):
                     raise ValueError("a solution must be one-dimensional, got nested sequences")
                 raise TypeError(f"a solution must contain only integers, got {type(c).__name__}")
-        if any(not 0 <= c < 2**62 for c in queens):
-            raise ValueError("columns must lie in 0..n-1")
-    q = np.asarray(queens)
-    if q.ndim != 1:
-        raise ValueError(f"a solution must be one-dimensional, got shape {q.shape}")
+        queens = [int(c) for c in queens]
     if n is None:
-        n = q.shape[0]
-    if q.shape[0] != n:
-        raise ValueError(f"expected a solution of length {n}, got length {q.shape[0]}")
-    return _check_rows(q[None, :], n)[0]
+        n = len(queens)
+    if len(queens) != n:
+        raise ValueError(f"expected a solution of length {n}, got length {len(queens)}")
+    if any(not 0 <= c < n for c in queens):
+        raise ValueError(f"columns must lie in 0..{n - 1}")
+    return queens
 
 
 def npy_dtype(n):
@@ -274,6 +289,8 @@ def npy_dtype(n):
     n <= 65535, ``uint32`` for n <= 2**32 - 1, else ``uint64``; always
     little-endian.  Raises TypeError/ValueError for a non-int or negative n.
     """
+    import numpy as np
+
     n = _check_int(n, "n")
     for dt in ("<u1", "<u2", "<u4"):
         if n <= np.iinfo(dt).max:
@@ -283,6 +300,8 @@ def npy_dtype(n):
 
 def _npy_header(dtype, count, n):
     """Version 1.0 header of exactly NPY_HEADER_SIZE bytes: magic, length, dict, padding."""
+    from numpy.lib import format as npformat
+
     descr = npformat.dtype_to_descr(dtype)
     d = f"{{'descr': {descr!r}, 'fortran_order': False, 'shape': ({count}, {n}), }}"
     body = d.encode("latin1")
@@ -327,7 +346,7 @@ def render(queens, fmt, one_based=False):
     """
     check_format(fmt, TEXT_FORMATS)
     check_one_based(fmt, one_based)
-    return _render_text(_check_row(queens).tolist(), fmt, one_based)
+    return _render_text(_check_row(queens), fmt, one_based)
 
 
 def _render_text(q, fmt, one_based):
@@ -347,6 +366,8 @@ def _render_text(q, fmt, one_based):
 def _number_table(n, offset, end):
     """uint8 table, shape ``(n, w)``: row c is ``str(c + offset) + end``,
     right-aligned with NUL bytes in front (dropped after the gather)."""
+    import numpy as np
+
     v = np.arange(offset, n + offset, dtype=np.int64)
     maxd = len(str(max(n - 1 + offset, 0)))
     ndig = np.ones(n, dtype=np.int64)
@@ -364,6 +385,8 @@ def _number_table(n, offset, end):
 
 def _render_numbers(a, one_based, prefix, sep, end):
     """Bytes of ``prefix + sep.join(row) + end`` for each row of integer ``a``."""
+    import numpy as np
+
     k, n = a.shape
     if n == 0:
         return (prefix + end).encode() * k
@@ -385,6 +408,8 @@ def _render_grid(cols, n, first_line, fmt):
     Line ``i`` starts a solution when ``(first_line + i) % n == 0``; such a
     line gets a blank line before it unless it is the very first line.
     """
+    import numpy as np
+
     cols = cols.astype(np.intp, copy=False)  # 1 + 2 * cols must not wrap
     m = cols.shape[0]
     width = n + 1 if fmt == "board" else 2 * n
@@ -481,6 +506,21 @@ def _umask():
     return mask
 
 
+def _space(path, fmt, n, count, one_based):
+    """(bytes needed, bytes free) for ``count`` solutions written to ``path``."""
+    folder = os.path.dirname(os.path.realpath(os.fspath(path)))
+    need = estimate_size(fmt, n, count, one_based=one_based)
+    return need, shutil.disk_usage(folder).free
+
+
+def fits(path, fmt, n, count, *, one_based=False):
+    """Whether ``count`` solutions in format ``fmt`` fit in the free space
+    of the folder of ``path`` (:func:`estimate_size` against
+    ``shutil.disk_usage(folder).free``): bool.  The folder must exist."""
+    need, free = _space(path, fmt, n, count, one_based)
+    return need <= free
+
+
 class SolutionWriter:
     """Write solutions to a file atomically, or to standard output.
 
@@ -507,8 +547,10 @@ class SolutionWriter:
         Overwrite an existing ``path`` and skip the free-space check.
     expected_count : int or None
         Number of solutions that will be written, if known.  Then the free
-        space of the folder (``psutil.disk_usage(folder).free``) is checked
+        space of the folder (``shutil.disk_usage(folder).free``) is checked
         against :func:`estimate_size` before anything is created.
+    estimated : bool
+        ``expected_count`` is an estimate (the refusal says "about").
 
     Attributes
     ----------
@@ -541,7 +583,9 @@ class SolutionWriter:
     The final file gets the usual permissions (``0o666`` less the umask).
     """
 
-    def __init__(self, path, fmt, n, *, one_based=False, force=False, expected_count=None):
+    def __init__(
+        self, path, fmt, n, *, one_based=False, force=False, expected_count=None, estimated=False
+    ):
         self.fmt = check_format(fmt)
         self.n = _check_int(n, "n")
         self.one_based = check_one_based(fmt, one_based)
@@ -559,18 +603,15 @@ class SolutionWriter:
             self.path = None
             return
         self.path = check_output_path(path, self.force)
-        folder = os.path.dirname(self.path)
         if expected_count is not None and not self.force:
-            need = estimate_size(fmt, self.n, expected_count, one_based=self.one_based)
-            import psutil  # here: most writes never ask (0.03 s of start-up)
-
-            free = psutil.disk_usage(folder).free
+            need, free = _space(self.path, fmt, self.n, expected_count, self.one_based)
             if need > free:
                 raise NotEnoughSpace(
                     errno.ENOSPC,
-                    f"not enough space for the output: need {need} bytes, "
+                    f"not enough space for the output: need {'about ' * bool(estimated)}"
+                    f"{need} bytes, "
                     f"{free} free (use --force to write anyway)",
-                    folder,
+                    os.path.dirname(self.path),
                 )
         self._file = _open_temp(self.path)
         self._tmp = self._file.name
@@ -632,16 +673,21 @@ class SolutionWriter:
             From the file system; the temporary file is removed first.
         """
         self._check_open()
-        q = _check_row(queens, self.n)
+        self._write_rows([_check_row(queens, self.n)])
+
+    def _write_rows(self, rows):
+        """Write checked rows given as lists of int (without numpy for text)."""
         if self.fmt == "npy":
-            data = q.astype(self._dtype).tobytes()
+            import numpy as np
+
+            data = np.array(rows, self._dtype).reshape(len(rows), self.n).tobytes()
         else:
-            text = _render_text(q.tolist(), self.fmt, self.one_based)
-            if self.count and self.n and self.fmt in ("board", "matrix"):
-                text = "\n" + text
-            data = text.encode("ascii")
+            texts = [_render_text(q, self.fmt, self.one_based) for q in rows]
+            if self.n and self.fmt in ("board", "matrix"):  # a blank line between boards
+                texts = ["\n" * bool(self.count + i) + t for i, t in enumerate(texts)]
+            data = "".join(texts).encode("ascii")
         self._emit(data)
-        self.count += 1
+        self.count += len(rows)
 
     def _affixes(self):
         return ("[", ",", "]\n") if self.fmt == "jsonl" else ("", " ", "\n")
@@ -651,8 +697,9 @@ class SolutionWriter:
 
         Parameters
         ----------
-        array : numpy.ndarray of an integer dtype, shape ``(k, n)``
-            One solution per row, entries in ``range(n)``.
+        array : numpy.ndarray of an integer dtype, shape ``(k, n)``, or list of lists of int
+            One solution per row, entries in ``range(n)``.  A list is
+            written without numpy (text formats).
 
         Raises
         ------
@@ -663,6 +710,10 @@ class SolutionWriter:
         """
         self._check_open()
         a = _check_rows(array, self.n)
+        if isinstance(a, list):
+            if a:
+                self._write_rows(a)
+            return
         k, n = a.shape
         if k == 0:
             return
@@ -829,6 +880,8 @@ class SolutionReader:
 
 def _gather(solutions, size):
     """Tuples of equal length gathered into int64 arrays of at most ``size`` rows."""
+    import numpy as np
+
     solutions = iter(solutions)
     while chunk := list(itertools.islice(solutions, size)):
         yield np.array(chunk, dtype=np.int64).reshape(len(chunk), len(chunk[0]))
@@ -879,6 +932,8 @@ class _TextReader(SolutionReader):
         """As :meth:`SolutionReader.blocks`; perm lines as parqueens writes
         them are parsed in bulk (:mod:`parqueens.parse`), from the first
         other line on one by one as iterating does (with the same messages)."""
+        import numpy as np
+
         if self.fmt != "perm":
             yield from super().blocks(size)
             return
@@ -1114,6 +1169,8 @@ def _load_npy(f, name, size, path):
         "NAME is not a valid .npy file of solutions: WHY" unless ``f`` holds
         an integer array of shape ``(count, n)`` and all of its data.
     """
+    import numpy as np
+    from numpy.lib import format as npformat
 
     def bad(why):
         return ValueError(f"{name} is not a valid .npy file of solutions: {why}")
@@ -1158,6 +1215,8 @@ def _npy_rows(arr, name):
 def _npy_blocks(arr, name, step):
     """The rows of a checked 2-D integer array, ``step`` at a time, each
     block checked for columns out of range."""
+    import numpy as np
+
     width = arr.shape[1]
     for i in range(0, arr.shape[0], step):
         block = np.asarray(arr[i : i + step])

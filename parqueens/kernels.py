@@ -18,10 +18,11 @@ One search uses these inputs.  :func:`_count` (counting) keeps the
 *occupied* squares instead, as m-queens does: the columns mask has every bit
 off the board set, so a row is full when its occupied mask is all ones, and
 what ``allowed`` bans is read from a per-row table.  Its variants (with or
-without that table, the recording of solutions, the node counter) are
-chosen by argument types, ``None`` compiling a branch away.  :func:`_list`
-(listing) is the same loop, writing every solution's columns (the search
-tries the lowest free column first, so they come in lexicographic order).
+without that table, the recording of solutions to classify, the node
+counter, the writing of every solution) are chosen by argument types,
+``None`` compiling a branch away.  :func:`_list` (listing) is its variant
+writing every solution's columns (the search tries the lowest free column
+first, so they come in lexicographic order).
 
 All masks are ``numpy.uint64``; every literal is cast, because numba turns
 mixed ``int64``/``uint64`` arithmetic into floating point.  The kernels are
@@ -139,7 +140,7 @@ _ALL = ~_ZERO
 
 
 @njit(cache=True, nogil=True)
-def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, nodes, W):
+def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, nodes, out, W):
     """Count the solutions with the row-``r`` queen in ``allowed[r]``.
 
     One work unit; requires n >= 3.  The search keeps the *occupied*
@@ -178,8 +179,15 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
     each candidate taken from a row's free squares, each last-row queen of
     a solution, each leading forced row.
 
+    ``out``: None, or a uint8 buffer of shape ``(capacity, n)`` (the
+    listing, with ``leaves`` None and ``tie_a < 0``): the columns of each
+    solution are written to it (``out[i, row] = col``, in lexicographic
+    order), and the search stops at the first solution that does not fit.
+
     Returns the number of solutions (``uint64``; it cannot wrap: 2**64
-    solutions at a billion a second take 585 years).
+    solutions at a billion a second take 585 years); with ``out``, at most
+    ``capacity + 1``: more than ``capacity`` says that ``out`` holds the
+    first ``capacity`` solutions and that there are more.
     """
     board = _full_mask(n)
     top = n - 3
@@ -190,6 +198,9 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
         return _ZERO
     c |= ~board
     if leaves is not None:
+        for r in range(row):
+            W[_Q + 2 + top - r] = allowed[r]
+    if out is not None:
         for r in range(row):
             W[_Q + 2 + top - r] = allowed[r]
     k = np.uint64(row)
@@ -205,6 +216,8 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
         ib = np.uint64(_Q + 2 + top - tie_b)
     capacity = 0 if leaves is None else leaves.shape[0]
     recorded = 0
+    listed = 0
+    room = 0 if out is None else out.shape[0]
     trivial = _ZERO
     num = _ZERO
     rest = np.uint64(top - row)
@@ -236,6 +249,8 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
                 continue
             if leaves is not None:
                 W[_QROW + rest] = bit
+            if out is not None:
+                W[_QROW + rest] = bit
             if rest == _ZERO:
                 # Rows n - 2 and n - 1 inline: no stack levels for them.
                 while npos != _ALL:
@@ -259,6 +274,17 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
                             for r in range(n):
                                 leaves[recorded, r] = W[_Q + 2 + top - r]
                             recorded += 1
+                    if out is not None:
+                        if ok:
+                            if listed == room:
+                                if nodes is not None:
+                                    nodes[0] += k
+                                return num  # one more than fits
+                            W[_Q + 1] = b2
+                            W[_Q] = ~last
+                            for r in range(n):
+                                out[listed, r] = trailing_zeros(W[_Q + 2 + top - r])
+                            listed += 1
                 continue
             if banned is None:
                 if nc | (ndl << _TWO) | (ndr >> _TWO) == _ALL:
@@ -295,101 +321,21 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
 
 
 @njit(cache=True, nogil=True)
-def _list(n, allowed, banned, out, limit, W):
+def _list(n, allowed, banned, out, W):
     """Write the solutions with the row-``r`` queen in ``allowed[r]`` to
-    ``out``, in lexicographic order: :func:`_count`'s search (the same loop,
-    tables and look-ahead; ``banned``, ``W`` as there) with every solution
-    recorded (the listing of all solutions).
+    ``out`` (uint8, shape ``(capacity, n)``, ``out[i, row] = col``) in
+    lexicographic order: :func:`_count`'s search with every solution
+    written (``banned``, ``W`` as there).  Requires n >= 3.
 
-    Requires n >= 3.  ``out``: uint8, shape ``(capacity, n)``, receives the
-    columns of each solution (``out[i, row] = col``); the search stops at
-    ``limit`` solutions (0: no limit) or when ``out`` is full.  Returns
-    ``(recorded, complete)``: ``out[:recorded]`` holds the first solutions,
-    and ``complete`` says that they are all of them (False: the limit was
-    reached, or ``out`` ran out: search again with a larger one).
+    Returns ``(written, complete)``: ``out[:written]`` holds the first
+    solutions, and ``complete`` says that they are all of them (False:
+    ``out`` is full and there are more).
     """
-    board = _full_mask(n)
-    top = n - 3
-    row, c, dl, dr, ok = _leading_rows(n, allowed)
-    if not ok:
-        return 0, True
-    c |= ~board
-    C = np.zeros(n, np.uint8)  # the column of each row's queen
-    for r in range(row):
-        C[r] = trailing_zeros(allowed[r])
-    for r in range(row, n):
-        W[_B + 3 + top - r] = ~allowed[r] & board
-    blast = W[_B + 1]
-    capacity = out.shape[0]
-    stop_at = capacity if limit <= 0 else min(limit, capacity)
-    recorded = 0
-    rest = np.uint64(top - row)
-    posib = W[_NEXT3 + _THREE + rest] | c | dl | dr
-    W[0] = _ALL
-    d = _ONE
-    W[6] = c
-    W[7] = dl
-    W[8] = dr
-    W[9] = rest
-    while True:
-        while posib != _ALL:
-            bit = ~posib & (posib + _ONE)
-            posib |= bit
-            ndl = (bit | dl) << _ONE
-            ndr = (bit | dr) >> _ONE
-            nc = bit | c
-            npos = nc | ndl | ndr
-            if banned is not None:
-                npos |= W[_NEXT + rest]
-            if npos == _ALL:
-                continue
-            if banned is None:
-                if nc | (ndl << _ONE) | (ndr >> _ONE) == _ALL:
-                    continue
-            elif W[_NEXT2 + rest] | nc | (ndl << _ONE) | (ndr >> _ONE) == _ALL:
-                continue
-            C[top - np.int64(rest)] = trailing_zeros(bit)
-            if rest == _ZERO:
-                # Rows n - 2 and n - 1 inline, as in _count.
-                while npos != _ALL:
-                    b2 = ~npos & (npos + _ONE)
-                    npos |= b2
-                    last = blast | nc | b2 | ((ndl | b2) << _ONE) | ((ndr | b2) >> _ONE)
-                    if last == _ALL:
-                        continue
-                    if recorded == stop_at:
-                        return recorded, False
-                    C[n - 2] = trailing_zeros(b2)
-                    C[n - 1] = trailing_zeros(~last)
-                    out[recorded, :] = C
-                    recorded += 1
-                continue
-            if banned is None:
-                if nc | (ndl << _TWO) | (ndr >> _TWO) == _ALL:
-                    continue
-            elif W[_NEXT3 + rest] | nc | (ndl << _TWO) | (ndr >> _TWO) == _ALL:
-                continue
-            W[d * _FIVE] = posib
-            d += np.uint64(posib != _ALL)
-            posib = npos
-            c = nc
-            dl = ndl
-            dr = ndr
-            rest -= _ONE
-            j = d * _FIVE
-            W[j + _ONE] = c
-            W[j + _TWO] = dl
-            W[j + _THREE] = dr
-            W[j + _FOUR] = rest
-        d -= _ONE
-        if d == _ZERO:
-            return recorded, True
-        j = d * _FIVE
-        posib = W[j]
-        c = W[j + _ONE]
-        dl = W[j + _TWO]
-        dr = W[j + _THREE]
-        rest = W[j + _FOUR]
+    found = _count(n, allowed, banned, -1, -1, _ZERO, None, None, None, None, out, W)
+    capacity = np.uint64(out.shape[0])
+    if found > capacity:
+        return out.shape[0], False
+    return np.int64(found), True
 
 
 @njit(cache=True, nogil=True)
@@ -459,9 +405,9 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes):
         banned = _bans_beyond(n, allowed[u])
         if mode == LEAF_COUNT or (mode == LEAF_D4 and ties[u, 0] < 0):
             if banned:
-                s = _count(n, allowed[u], True, -1, -1, _ZERO, None, keep, by_stab[u], k, W)
+                s = _count(n, allowed[u], True, -1, -1, _ZERO, None, keep, by_stab[u], k, None, W)
             else:
-                s = _count(n, allowed[u], None, -1, -1, _ZERO, None, keep, by_stab[u], k, W)
+                s = _count(n, allowed[u], None, -1, -1, _ZERO, None, keep, by_stab[u], k, None, W)
             if mode == LEAF_D4:  # no image can tie: each solution is its class's representative
                 by_stab[u, 0] += s
         else:
@@ -469,9 +415,9 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes):
             b = ties[u, 1]
             c = np.uint64(ties[u, 2])
             if banned:
-                s = _count(n, allowed[u], True, a, b, c, leaves, keep, by_stab[u], k, W)
+                s = _count(n, allowed[u], True, a, b, c, leaves, keep, by_stab[u], k, None, W)
             else:
-                s = _count(n, allowed[u], None, a, b, c, leaves, keep, by_stab[u], k, W)
+                s = _count(n, allowed[u], None, a, b, c, leaves, keep, by_stab[u], k, None, W)
         solutions[u] = s
     return solutions, by_stab
 
@@ -505,16 +451,20 @@ def _popcount(x):
 
 @njit(cache=True, nogil=True)
 def _knuth_estimate(n, allowed, probes, seed):
-    """Estimate the nodes of the search tree by random probes (Knuth 1975).
+    """Estimate the nodes and the solutions of the search tree by random
+    probes (Knuth 1975).
 
     Each probe walks down one random path, choosing uniformly among the free
     squares of each row; the sum over the levels of the product of the
-    branching factors seen is an unbiased estimate of the number of nodes
-    (D. E. Knuth, "Estimating the efficiency of backtrack programs", Math.
-    Comp. 29, 1975).  Returns the mean over ``probes`` probes, a float.
+    branching factors seen is an unbiased estimate of the number of nodes,
+    and that product at the last row (0 for a path that dies) one of the
+    number of solutions (D. E. Knuth, "Estimating the efficiency of
+    backtrack programs", Math. Comp. 29, 1975).  Returns the means over
+    ``probes`` probes: ``(nodes, solutions)``, floats.
     """
     np.random.seed(seed)
     total = 0.0
+    leaves = 0.0
     for _ in range(probes):
         cols = _ZERO
         ld = _ZERO
@@ -527,6 +477,8 @@ def _knuth_estimate(n, allowed, probes, seed):
                 break
             weight *= k
             total += weight
+            if row == n - 1:
+                leaves += weight
             pick = np.random.randint(0, k)
             for _ in range(pick):
                 free &= free - _ONE
@@ -534,7 +486,7 @@ def _knuth_estimate(n, allowed, probes, seed):
             cols |= bit
             ld = (ld | bit) << _ONE
             rd = (rd | bit) >> _ONE
-    return total / probes
+    return total / probes, leaves / probes
 
 
 # ---------------------------------------------------------------- checking lists

@@ -517,9 +517,6 @@ def estimate(
     ``jobs`` (as a run would use them), ``units``, ``split_depth``, ``method``
     and ``seconds`` (the estimated wall time).  Raises like :func:`run_count`.
     """
-    import numpy as np
-
-    from .kernels import _knuth_estimate
     from .units import make_units, plan_count, unit_masks
 
     backend = check_backend(backend)
@@ -542,14 +539,7 @@ def estimate(
             "method": plan.method,
             "seconds": 0.0,
         }
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, len(units), size=min(len(units), 256))
-    per_unit = max(1, probes // max(1, len(picks)))
-    nodes = 0.0
-    for i in picks:
-        spec = unit_masks(units[i])
-        nodes += _knuth_estimate(n, spec.allowed, per_unit, seed + int(i))
-    nodes = nodes / max(1, len(picks)) * len(units)
+    nodes, _ = probe_units(units, probes, seed)
     warm_up()
     warm_up(True)
     # The kernel alone is timed: the per-unit set-up in Python weighs on a
@@ -569,6 +559,35 @@ def estimate(
         "method": plan.method,
         "seconds": nodes / rate / plan.jobs + build,
     }
+
+
+def probe_units(units, probes, seed):
+    """Knuth's estimates over work units (:func:`parqueens.kernels._knuth_estimate`):
+    ``(nodes, solutions)``, floats, the solutions weighted by the units'
+    weights.  ``probes`` random walks in all, spread over at most 256 units
+    (all of them when there are no more; else a random sample, scaled up)."""
+    import numpy as np
+
+    from .kernels import _knuth_estimate
+    from .units import unit_masks
+
+    if not units:
+        return 0.0, 0.0
+    if len(units) <= 256:
+        picks = np.arange(len(units))
+    else:
+        picks = np.random.default_rng(seed).integers(0, len(units), size=256)
+    per_unit = max(1, probes // len(picks))
+    nodes = solutions = 0.0
+    for i in picks:
+        unit = units[int(i)]
+        node_mean, leaf_mean = _knuth_estimate(
+            unit.n, unit_masks(unit).allowed, per_unit, seed + int(i)
+        )
+        nodes += node_mean
+        solutions += leaf_mean * unit.weight
+    scale = len(units) / len(picks)
+    return nodes * scale, solutions * scale
 
 
 def _progress_bar(enabled, desc, units, finished, share_done):

@@ -415,3 +415,53 @@ def test_interrupt_leaves_nothing(tmp_path):
         assert err.splitlines() == ["parqueens: interrupted; nothing was written to big.perm"]
         assert out == ""
         assert os.listdir(tmp_path) == []
+
+
+# ---------------------------------------------------------------- free space
+
+
+def test_free_space_checked_on_the_real_count(cli, tmp_path, monkeypatch):
+    # Short of space for twice the estimate: the solutions are counted, and
+    # the refusal names the exact size; nothing is written.
+    import shutil
+
+    from parqueens.formats import estimate_size
+
+    need = estimate_size("npy", 14, naive.A000170[14])
+    fake = shutil.disk_usage(tmp_path)._replace(free=need - 1)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: fake)
+    r = cli("solutions", 14, "--out", "s.npy", "--jobs", 2, cwd=tmp_path)
+    assert r.returncode != 0 and f"need {need} bytes, {need - 1} free" in r.stderr
+    assert len(r.stderr.splitlines()) == 1
+    assert files_in(tmp_path) == []
+
+
+def test_no_count_before_listing_when_space_is_ample(cli, tmp_path, monkeypatch):
+    import parqueens.runner
+
+    def no_count(*args, **kwargs):
+        raise AssertionError("counted first")
+
+    monkeypatch.setattr(parqueens.runner, "run_count", no_count)
+    r = cli("solutions", 14, "--out", "s.npy", "--jobs", 2, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert len(np.load(tmp_path / "s.npy")) == naive.A000170[14]
+
+
+def test_free_space_refused_on_the_estimate_for_large_boards(cli, tmp_path, monkeypatch):
+    # More than 18 rows to search: counting would take long; the estimate
+    # (with its limit) is refused, saying so, and nothing is written.
+    import shutil
+
+    from parqueens.formats import estimate_size
+
+    fake = shutil.disk_usage(tmp_path)._replace(free=1000)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: fake)
+    r = cli("solutions", 20, "--limit", 10**6, "--out", "s.npy", cwd=tmp_path)
+    need = estimate_size("npy", 20, 10**6)
+    assert r.returncode != 0 and f"need about {need} bytes, 1000 free" in r.stderr
+    assert files_in(tmp_path) == []
+    # a board of 20 rows with 10 fixed: counted at once, and written
+    fixed = "10:2,11:0,12:6,13:8,14:10,15:12,16:14,17:16,18:18,19:4"
+    r = cli("solutions", 20, "--fixed", fixed, "--out", "f.npy", cwd=tmp_path)
+    assert r.returncode == 0 and len(np.load(tmp_path / "f.npy")) == 11

@@ -2,6 +2,7 @@
 
 import errno
 import os
+import shutil
 import types
 
 import numpy as np
@@ -142,6 +143,12 @@ def test_write_many_equals_write(tmp_path, fmt):
             w.write_many(sols[4:])
         assert w.count == 7
         assert one.read_bytes() == many.read_bytes(), (fmt, n)
+        # lists of tuples (a small listing, written without numpy): the same bytes
+        with SolutionWriter(tmp_path / f"lists{n}", fmt, n, **kw) as w:
+            w.write_many([tuple(s) for s in sols[:2].tolist()])
+            w.write_many([])
+            w.write_many(sols[2:].tolist())
+        assert (tmp_path / f"lists{n}").read_bytes() == one.read_bytes(), (fmt, n)
         assert os.path.getsize(one) == estimate_size(fmt, n, 7, **kw)
         back = list(read_solutions(many, fmt=fmt, **kw))
         assert back == [tuple(s) for s in sols.tolist()]
@@ -368,9 +375,7 @@ def _fake_disk(free):
 
 
 def test_not_enough_space(tmp_path, monkeypatch):
-    import psutil
-
-    monkeypatch.setattr(psutil, "disk_usage", _fake_disk(100))
+    monkeypatch.setattr(shutil, "disk_usage", _fake_disk(100))
     path = tmp_path / "sols.board"
     need = estimate_size("board", 6, 1000)
     with pytest.raises(NotEnoughSpace, match=f"need {need} bytes, 100 free") as info:

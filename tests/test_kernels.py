@@ -2,8 +2,9 @@
 
 :func:`parqueens.kernels._count` is compiled in variants chosen by argument
 types: with or without the per-row table of banned squares, with or without
-recording the solutions (leaves), with or without the node counter.  Each
-must count the same solutions as brute force over all permutations.
+recording the solutions (leaves), with or without the node counter, and
+the listing (:func:`parqueens.kernels._list`, writing every solution).  Each
+must find the same solutions as brute force over all permutations.
 """
 
 import numpy as np
@@ -16,6 +17,7 @@ from parqueens.kernels import (
     _count,
     _count_batch,
     _full_mask,
+    _list,
     _place_queens,
 )
 from parqueens.runner import run_count
@@ -33,6 +35,23 @@ def _oracle(n, allowed):
         if canonical(s) == s:
             by_stab[{8: 0, 4: 1, 2: 2, 1: 3}[orbit_size(s)]] += 1
     return len(found), by_stab
+
+
+def _check_listing(n, allowed):
+    """The listing kernel writes the oracle's solutions in lexicographic
+    order, says complete when they fill its buffer exactly, and stops, saying
+    so, when one more does not fit."""
+    found = sorted(
+        s for s in solutions(n) if all(int(allowed[r]) >> c & 1 for r, c in enumerate(s))
+    )
+    banned_options = [True] + ([None] if not _bans_beyond(n, allowed) else [])
+    for banned in banned_options:
+        for room in {len(found), len(found) + 3, max(len(found) - 1, 0)}:
+            out = np.zeros((room, n), np.uint8)
+            got, complete = _list(n, allowed, banned, out, np.zeros(WORK_SIZE, np.uint64))
+            assert got == min(room, len(found))
+            assert complete == (room >= len(found))
+            assert [tuple(int(c) for c in row) for row in out[:got]] == found[:got]
 
 
 def _count_all_ways(n, allowed):
@@ -58,6 +77,7 @@ def _count_all_ways(n, allowed):
                     np.empty(3, np.bool_),
                     by_stab,
                     counted,
+                    None,
                     W,
                 )
                 counts.add(int(s))
@@ -83,6 +103,7 @@ def test_any_masks_every_variant(case):
     counts, classes = _count_all_ways(n, allowed)
     assert counts == {total}
     assert all(c == by_stab for c in classes)
+    _check_listing(n, allowed)
 
 
 @settings(max_examples=40)
@@ -113,6 +134,7 @@ def test_queens_every_variant(case):
         assert not _bans_beyond(n, allowed) or allowed[0] == 0
     assert counts == {total}
     assert all(c == by_stab for c in classes)
+    _check_listing(n, allowed)
 
 
 def test_batch_skips_empty_units_and_counts_nodes_on_request():

@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 import parqueens
 from parqueens import symmetry
 from parqueens.construct import is_solution
-from parqueens.listing import first_solution, iter_blocks, solutions
+from parqueens.listing import first_solution, iter_blocks, planned_count, solutions
+from parqueens.runner import run_count
 
 import naive
 
@@ -280,3 +281,32 @@ def test_first_solution_invalid_fixed():
         first_solution(8, fixed=[(9, 0)])
     with pytest.raises(ValueError):
         first_solution(8, fixed=[(1, 0), (1, 2)])
+
+
+# ---------------------------------------------------------------- planned count
+
+
+def test_planned_count_estimates_large_boards():
+    # Knuth's estimate: no count run, and near the real number.
+    count, exact = planned_count(15)
+    assert not exact and abs(count - naive.A000170[15]) < 0.2 * naive.A000170[15]
+    count, exact = planned_count(15, unique=True)
+    assert not exact and abs(count - naive.A002562[15]) < 0.2 * naive.A002562[15]
+    assert planned_count(15, limit=1000) == (1000, False)
+
+
+def test_planned_count_counts_small_boards_and_when_space_is_short():
+    assert planned_count(12) == (naive.A000170[12], True)
+    assert planned_count(12, unique=True, limit=5) == (5, True)
+    asked = []
+
+    def fits(k):
+        asked.append(k)
+        return k < naive.A000170[15]  # the estimate fits, twice it not
+
+    assert planned_count(15, fits=fits) == (naive.A000170[15], True)
+    assert asked and asked[0] >= 1.6 * naive.A000170[15]
+    assert planned_count(15, fits=lambda k: True)[1] is False
+    # fixed queens leaving few rows: counted
+    fixed = [(r, c) for r, c in enumerate((0, 4, 7, 5, 2, 6, 1, 3))]
+    assert planned_count(16, fixed=fixed) == (run_count(16, fixed=fixed).total, True)

@@ -60,16 +60,21 @@ def test_serves_only_plain_small_runs():
         assert not small.serves(8, **kw)
 
 
-def test_small_commands_load_no_numba():
+def test_small_commands_load_no_numba(tmp_path):
+    fixed = "10:2,11:0,12:6,13:8,14:10,15:12,16:14,17:16,18:18,19:4"
     argvs = [
         ["count", "8"],
         ["count", "9", "--unique"],
         ["solutions", "6"],
         ["first", "8"],
         ["count", "12", "--fixed", "0:0,1:2"],
+        ["solutions", "20", "--fixed", fixed, "--format", "board", "--out", str(tmp_path / "b")],
+        ["solutions", "9", "--unique", "--format", "jsonl", "--limit", "3"],
     ]
-    codes, loaded, out = fresh_main(argvs, ("numba", "joblib", "psutil"))
-    assert codes == [0] * 5 and loaded == []
+    codes, loaded, out = fresh_main(argvs, ("numba", "joblib", "psutil", "numpy", "tqdm"))
+    assert codes == [0] * 7 and loaded == []
+    boards = (tmp_path / "b").read_text().split("\n\n")
+    assert len(boards) == 11 and boards[0].splitlines()[10] == "..Q................."
     assert out.splitlines()[:2] == ["92", "total 352"]
 
 
