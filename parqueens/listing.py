@@ -274,8 +274,9 @@ def planned_count(n, *, unique=False, fixed=None, limit=None, jobs=None, fits=No
     13 rows to search the number is estimated by Knuth's random probes
     (:func:`parqueens.runner.probe_units`, 100,000 of them over the units of
     two rows: about 0.03 s; within 14 % of the count for n = 12..20;
-    ``unique``: an eighth of the total).  ``fits``: None, or a predicate on a number of solutions (such
-    as whether their file fits in the free space); if it rejects twice the
+    ``unique``: an eighth of the total).  ``fits``: None, or a predicate on
+    a number of solutions (such as whether their file fits in the free
+    space); if it rejects twice the
     estimate (capped at ``limit``), the solutions are counted (as
     :func:`parqueens.run_count`, with ``jobs``), so that only the real
     number is refused, unless more than 18 rows are left to search (the
