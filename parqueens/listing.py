@@ -2,15 +2,15 @@
 in lexicographic order, streamed in blocks of bounded size.
 
 The search is the listing kernel, :func:`parqueens.kernels._list` (the
-counting kernel's loop), which writes the columns of the solutions it
-finds.  Work units are taken in lexicographic order of their prefixes, and
-each unit lists its solutions in
-lexicographic order (the kernel tries columns from 0 up), so the whole
-stream is sorted, whatever the number of jobs.  Units are split so that
-about 13 rows are left to search in each (a bounded number of solutions per
-unit), chunks of units run in threads (the kernel releases the GIL), and
-joblib keeps only a few chunks in flight, so memory does not grow with the
-number of solutions.
+counting kernel's variant that writes the columns of the solutions it
+finds).  Work units are taken in lexicographic order of their prefixes, and
+each unit lists its solutions in lexicographic order (the kernel tries
+columns from 0 up), so the whole stream is sorted, whatever the number of
+jobs.  Units are split so that about 13 rows are left to search in each (a
+bounded number of solutions per unit), chunks of units run in threads (the
+kernel releases the GIL), and only a window of chunks (two per thread) is
+searched ahead of the consumer, so memory does not grow with the number of
+solutions, however slowly they are written.
 
 All solutions, no fixed queens: the left-right mirror halves the search.
 The solutions whose row-0 queen is in column ``n - 1 - c`` are the mirror
@@ -25,12 +25,13 @@ member; the D4 method's search in its lexicographic order (see
 :func:`parqueens.units.d4_order`) finds exactly these, so it lists them directly.
 """
 
+import collections
 import contextlib
 import itertools
 import tempfile
-import warnings
+from concurrent.futures import ThreadPoolExecutor
 
-from .backends import call_interruptibly, parallel, plan_jobs
+from .backends import call_interruptibly, plan_jobs
 from .checks import (
     check_fixed,
     check_n,
@@ -49,6 +50,9 @@ from .small import solutions as direct_solutions
 
 #: Work units per task given to a thread.
 _CHUNK_UNITS = 16
+
+#: Chunks searched or waiting to be taken, per thread: bounds the memory.
+_WINDOW_PER_JOB = 2
 
 #: Rows left to search below a listing unit's prefix: a 13-row remainder
 #: holds at most some ten thousand solutions (73,712 on a free 13-board).
@@ -104,8 +108,10 @@ def _enumerate_units(units, unique, limit):
             got = _keep_canonical(n, out[k:], got)
         k += got
         if limit and k >= limit:
-            return out[:limit]
-    return out[:k]  # a view: the buffer is this call's own
+            return out[:limit].copy()
+    # A copy: a view would keep the whole (possibly grown) buffer alive
+    # while finished chunks wait their turn.
+    return out[:k].copy()
 
 
 def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=None, arrays=True):
@@ -186,21 +192,25 @@ def _searched(units, unique, limit, jobs):
     if jobs == 1:
         yield from (call_interruptibly(_enumerate_units, c, unique, limit) for c in chunks)
         return
-    import joblib
-
     from .runner import warm_up
 
     call_interruptibly(warm_up)
-    results = parallel("threads", jobs, ordered=True)(
-        joblib.delayed(_enumerate_units)(chunk, unique, limit) for chunk in chunks
-    )
+    # A window of chunks in flight, refilled as their blocks are taken: a
+    # slow consumer (text output) holds the search back instead of letting
+    # finished chunks pile up.  joblib's generator has no such bound: it ran
+    # all 69 chunks of n = 16 ahead of a paused consumer (188 MB).
+    pool = ThreadPoolExecutor(jobs, thread_name_prefix="parqueens-listing")
+    window = collections.deque()
     try:
-        yield from results
+        for chunk in itertools.chain(chunks, [None]):
+            if chunk is not None:
+                window.append(pool.submit(_enumerate_units, chunk, unique, limit))
+            while window and (chunk is None or len(window) > _WINDOW_PER_JOB * jobs):
+                yield window.popleft().result()
     finally:
-        with warnings.catch_warnings():
-            # Stopping early (limit) cancels tasks in flight on purpose.
-            warnings.simplefilter("ignore", UserWarning)
-            results.close()
+        # Stopped early (limit, error, Ctrl-C): chunks not started are
+        # dropped, those running end with their chunk.
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _limited(blocks, limit):

@@ -239,23 +239,21 @@ def test_estimate_names_the_jobs_the_run_uses(cli):
     assert json.loads(r.stdout)["jobs"] == 1  # n <= 14 runs in the calling process
 
 
-def test_worker_processes_bounded(monkeypatch):
-    """--jobs 1000 with worker processes must not start 1000 of them."""
+def test_listing_threads_bounded(monkeypatch):
+    """A listing with --jobs 1000 must not start 1000 threads."""
     import parqueens.listing as listing
 
     seen = []
-    real = joblib.Parallel
+    real = listing.ThreadPoolExecutor
 
-    class Parallel(real):
-        # Records the processes asked for, and runs the tasks in this process:
-        # starting the workers would cost seconds and check nothing more.
-        def __init__(self, n_jobs=None, **kw):
-            seen.append(n_jobs)
-            super().__init__(n_jobs=1, **kw)
+    def pool(workers, **kw):
+        seen.append(workers)
+        return real(workers, **kw)
 
-    monkeypatch.setattr(joblib, "Parallel", Parallel)
-    assert sum(len(b) for b in listing.iter_blocks(10, jobs=1000)) == 724
-    assert max(seen) == joblib.cpu_count()
+    monkeypatch.setattr(listing, "ThreadPoolExecutor", pool)
+    assert sum(len(b) for b in listing.iter_blocks(10, jobs=1000, split_depth=3)) == 724
+    cores = joblib.cpu_count()
+    assert seen == ([cores] if cores > 1 else [])  # one core: searched in this thread
 
 
 def test_deep_split_depth_warns(cli):

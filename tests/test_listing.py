@@ -310,3 +310,27 @@ def test_planned_count_counts_small_boards_and_when_space_is_short():
     # fixed queens leaving few rows: counted
     fixed = [(r, c) for r, c in enumerate((0, 4, 7, 5, 2, 6, 1, 3))]
     assert planned_count(16, fixed=fixed) == (run_count(16, fixed=fixed).total, True)
+
+
+def test_threads_search_a_bounded_window_ahead(monkeypatch):
+    # A consumer that stops taking blocks holds the search back: no more than
+    # two chunks per thread are searched ahead (memory stays bounded).
+    import time
+
+    from parqueens import listing
+
+    calls = []
+    real = listing._enumerate_units
+
+    def counted(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(listing, "_enumerate_units", counted)
+    blocks = iter_blocks(14, jobs=2, split_depth=3)  # 43 chunks of 16 units
+    next(blocks)
+    time.sleep(0.5)  # ample for all of them, if nothing held them back
+    assert 2 <= len(calls) <= 2 * 2 + 1
+    blocks.close()
+    assert sum(len(b) for b in iter_blocks(14, jobs=2, split_depth=3)) == naive.A000170[14]
+    assert len(calls) > 40
