@@ -138,9 +138,9 @@ def _cluster_threads():
         ) from None
 
 
-def parallel(backend, jobs, ordered=False):
-    """The ``joblib.Parallel`` of a run: results as a generator, in order
-    (``ordered``, for listings) or as they finish.
+def parallel(backend, jobs):
+    """The ``joblib.Parallel`` of a count: results as a generator, as they
+    finish (a count's results are small, and merged as they come).
 
     ``backend``: ``"threads"`` or ``"loky"`` with ``jobs`` workers (loky's
     ignore SIGINT, see :func:`ignore_sigint`), or ``"dask"``, the cluster made
@@ -150,15 +150,12 @@ def parallel(backend, jobs, ordered=False):
     """
     import joblib
 
-    ret = "generator" if ordered else "generator_unordered"
     backend = check_backend(backend)
     if backend == "dask":
-        return joblib.Parallel(n_jobs=-1, return_as=ret)
+        return joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
     extra = {"initializer": ignore_sigint} if backend == "loky" else {}
     with joblib.parallel_config(backend="threading" if backend == "threads" else "loky", **extra):
-        # joblib's default keeps 2 * jobs chunks in flight: a listing's
-        # memory stays bounded.
-        return joblib.Parallel(n_jobs=jobs, return_as=ret)
+        return joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
 
 
 def start_workers(parallel, calls):
