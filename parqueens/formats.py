@@ -43,6 +43,7 @@ import shutil
 import struct
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -521,6 +522,12 @@ def fits(path, fmt, n, count, *, one_based=False):
     return need <= free
 
 
+#: Bytes written between background syncs of an output file, so that the
+#: disk writes a large output while it is still being produced and the final
+#: fsync has little left to do (solutions 16 to npy: 0.09 s -> 0.015 s).
+_SYNC_BYTES = 64 << 20
+
+
 class SolutionWriter:
     """Write solutions to a file atomically, or to standard output.
 
@@ -598,6 +605,9 @@ class SolutionWriter:
         self._file = None
         self._tmp = None
         self._closed = False
+        self._unsynced = 0
+        self._syncing = None  # the helper thread of the last background sync
+        self._sync_error = None
         self._dtype = npy_dtype(self.n) if fmt == "npy" else None
         if to_stdout:
             self.path = None
@@ -649,9 +659,34 @@ class SolutionWriter:
             return
         try:
             self._file.write(data)
+            self._unsynced += len(data)
+            if self._unsynced >= _SYNC_BYTES and self._sync_done():
+                self._file.flush()
+                self._unsynced = 0
+                self._syncing = threading.Thread(target=self._sync, daemon=True)
+                self._syncing.start()
         except OSError:
             self.abort()
             raise
+
+    def _sync(self):
+        try:
+            os.fdatasync(self._file.fileno())
+        except OSError as exc:  # raised by the next write or close
+            self._sync_error = exc
+
+    def _sync_done(self, wait=False):
+        """Whether no background sync is running (after it, if ``wait``);
+        raises the error of a finished one."""
+        if self._syncing is not None:
+            if wait:
+                self._syncing.join()
+            if self._syncing.is_alive():
+                return False
+            self._syncing = None
+        if self._sync_error is not None:
+            raise self._sync_error
+        return True
 
     def _check_open(self):
         if self._closed:
@@ -760,6 +795,7 @@ class SolutionWriter:
             sys.stdout.flush()
             return
         try:
+            self._sync_done(wait=True)
             if self.fmt == "npy":
                 self._file.seek(0)
                 self._file.write(_npy_header(self._dtype, self.count, self.n))
@@ -775,6 +811,8 @@ class SolutionWriter:
         if self._closed:
             return
         self._closed = True
+        if self._syncing is not None:
+            self._syncing.join()  # before the file descriptor is closed
         if self._file is not None:
             try:
                 self._file.close()
