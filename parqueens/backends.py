@@ -151,11 +151,13 @@ def parallel(backend, jobs):
     import joblib
 
     backend = check_backend(backend)
+    # batch_size=1: the chunks are sized by their work already; joblib's
+    # automatic batching would hold finished chunks back from the checkpoint.
     if backend == "dask":
-        return joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
+        return joblib.Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
     extra = {"initializer": ignore_sigint} if backend == "loky" else {}
     with joblib.parallel_config(backend="threading" if backend == "threads" else "loky", **extra):
-        return joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
+        return joblib.Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)
 
 
 def start_workers(parallel, calls):

@@ -379,7 +379,7 @@ def _bans_beyond(n, allowed):
 
 
 @njit(cache=True, nogil=True)
-def _count_batch(n, allowed, leaf_mode, ties, nodes):
+def _count_batch(n, allowed, leaf_mode, ties, nodes, stop=None):
     """Run :func:`_count` on many units.
 
     ``allowed``: uint64, shape ``(units, n)`` (a unit whose row 0 is empty
@@ -388,8 +388,11 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes):
     :func:`parqueens.units.unit_masks`); ``ties``: int64,
     shape ``(units, 3)``: ``tie_row_a, tie_row_b, tie_cols``.  ``nodes``:
     None, or uint64 of shape ``(units,)`` to which each unit's queens
-    placed are added.  Returns ``(solutions, by_stab)``: uint64 arrays of
-    shapes ``(units,)`` and ``(units, 4)``.
+    placed are added.  ``stop``: None, or a uint8 array of 1 read before
+    each unit: once another thread sets it, the remaining units are
+    skipped (their counts left 0; the caller discards the batch).  Not in
+    the hot loop: a check there cost 2 %.  Returns ``(solutions,
+    by_stab)``: uint64 arrays of shapes ``(units,)`` and ``(units, 4)``.
     """
     units = allowed.shape[0]
     solutions = np.zeros(units, np.uint64)
@@ -400,6 +403,9 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes):
     for u in range(units):
         if allowed[u, 0] == _ZERO:
             continue
+        if stop is not None:
+            if stop[0] != 0:
+                break
         mode = leaf_mode[u]
         k = None if nodes is None else nodes[u : u + 1]
         banned = _bans_beyond(n, allowed[u])

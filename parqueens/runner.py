@@ -120,12 +120,20 @@ def warm_up(nodes=False):
     run_chunk(make_units(5, "plain", 1), unique=True, nodes=nodes)
 
 
-def run_chunk(units, unique, nodes=False):
+class Stopped(Exception):
+    """A chunk abandoned because its run was stopped (see :func:`run_chunk`)."""
+
+
+def run_chunk(units, unique, nodes=False, stop=None):
     """Search a list of work units in this process.
 
     ``unique``: classify the solutions of ``plain``/``mirror`` units by
-    symmetry too; ``nodes``: count the queens placed.  Returns a list of
-    :class:`UnitResult`, one per unit, in order.
+    symmetry too; ``nodes``: count the queens placed; ``stop``: None, or a
+    uint8 numpy array of 1 that the kernel reads before each unit: once it
+    is set (``stop[0] = 1``, by another thread), the chunk is abandoned
+    (:class:`Stopped`), so that the threads of an interrupted run stop
+    within a unit.  Returns a list of :class:`UnitResult`, one per unit, in
+    order.
     """
     if not units:
         return []
@@ -134,7 +142,9 @@ def run_chunk(units, unique, nodes=False):
     from .units import unit_masks
 
     specs = [unit_masks(unit, unique) for unit in units]
-    solutions, by_stab, counted = search_specs(units[0].n, specs, nodes)
+    solutions, by_stab, counted = search_specs(units[0].n, specs, nodes, stop)
+    if stop is not None and stop[0]:
+        raise Stopped
     if counted is None:
         counted = np.zeros(len(units), np.uint64)
     return [
@@ -143,14 +153,14 @@ def run_chunk(units, unique, nodes=False):
     ]
 
 
-def search_specs(n, specs, nodes=False):
+def search_specs(n, specs, nodes=False, stop=None):
     """Run the counting kernel on a list of :class:`parqueens.units.UnitSpec`.
 
     Returns ``(solutions, by_stab, nodes)`` as
     :func:`parqueens.kernels._count_batch` does, with ``nodes`` (uint64,
     one per spec) only if asked for, else None: counting the queens
     placed takes a kernel variant with a counter in its hot loop.  A spec
-    that is not ``ok`` counts nothing.
+    that is not ``ok`` counts nothing.  ``stop``: see :func:`run_chunk`.
     """
     import numpy as np
 
@@ -158,16 +168,31 @@ def search_specs(n, specs, nodes=False):
     from .units import kernel_args
 
     counted = np.zeros(len(specs), dtype=np.uint64) if nodes else None
-    solutions, by_stab = _count_batch(n, *kernel_args(n, specs), counted)
+    solutions, by_stab = _count_batch(n, *kernel_args(n, specs), counted, stop)
     return solutions, by_stab, counted
 
 
 def _chunks(units, jobs):
-    # Several chunks per job so that the large units, dispatched first,
-    # are balanced by the many small ones at the end.
-    size = max(1, len(units) // (16 * jobs))
-    for i in range(0, len(units), size):
-        yield units[i : i + size]
+    # Chunks of about 1/(16 jobs) of the estimated work each, so that the
+    # large units, dispatched first, are balanced by the many small ones at
+    # the end.  By work, not by count: the first units hold most of it (at
+    # n = 18 the first 9 of 304 d4 units 24 %, which took 20 s before
+    # anything could be stored); a unit above the share is a chunk of its
+    # own, so the first results are stored within seconds.  Nor more units
+    # than a 16th per job: the estimates underrate the many small units.
+    from .units import work_shares
+
+    target = 1.0 / (16 * jobs)
+    most = max(1, len(units) // (16 * jobs))
+    chunk, share = [], 0.0
+    for unit, s in zip(units, work_shares(units), strict=True):
+        if chunk and (share + s > target or len(chunk) == most):
+            yield chunk
+            chunk, share = [], 0.0
+        chunk.append(unit)
+        share += s
+    if chunk:
+        yield chunk
 
 
 def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False):
@@ -184,32 +209,46 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False):
     # In a helper thread: loading numba's cache runs through ctypes callbacks,
     # which would swallow a Ctrl-C arriving in the main thread meanwhile.
     call_interruptibly(warm_up, nodes)
-    if jobs == 1 and backend != "dask":
-        # Smaller chunks in-process: Ctrl-C is answered between kernel calls.
-        for chunk in _chunks(units, 4):
-            results = call_interruptibly(run_chunk, chunk, unique, nodes)
-            yield list(zip(chunk, results, strict=True))
-        return
-    import joblib
-
-    chunks = list(_chunks(units, jobs))
-    pending = set(range(len(chunks)))
-    calls = (
-        joblib.delayed(_run_chunk_tagged)(i, chunk, unique, nodes) for i, chunk in enumerate(chunks)
-    )
+    # Threads of this process stop at their next unit once the run ends
+    # early (Ctrl-C, an error, the caller closing this generator).
+    stop = _stop_flag() if backend == "threads" else None
     try:
-        for i, results in start_workers(parallel(backend, jobs), calls):
-            pending.discard(i)
-            yield list(zip(chunks[i], results, strict=True))
-    except Exception as exc:
-        died = worker_failure(exc, [u.id for i in sorted(pending) for u in chunks[i]])
-        if died is None:
-            raise
-        raise died from None
+        if jobs == 1 and backend != "dask":
+            # Smaller chunks in-process: Ctrl-C is answered between kernel calls.
+            for chunk in _chunks(units, 4):
+                results = call_interruptibly(run_chunk, chunk, unique, nodes, stop)
+                yield list(zip(chunk, results, strict=True))
+            return
+        import joblib
+
+        chunks = list(_chunks(units, jobs))
+        pending = set(range(len(chunks)))
+        calls = (
+            joblib.delayed(_run_chunk_tagged)(i, chunk, unique, nodes, stop)
+            for i, chunk in enumerate(chunks)
+        )
+        try:
+            for i, results in start_workers(parallel(backend, jobs), calls):
+                pending.discard(i)
+                yield list(zip(chunks[i], results, strict=True))
+        except Exception as exc:
+            died = worker_failure(exc, [u.id for i in sorted(pending) for u in chunks[i]])
+            if died is None:
+                raise
+            raise died from None
+    finally:
+        if stop is not None:
+            stop[0] = 1
 
 
-def _run_chunk_tagged(index, units, unique, nodes):
-    return index, run_chunk(units, unique, nodes)
+def _stop_flag():
+    import numpy as np
+
+    return np.zeros(1, np.uint8)
+
+
+def _run_chunk_tagged(index, units, unique, nodes, stop=None):
+    return index, run_chunk(units, unique, nodes, stop)
 
 
 class Tally:

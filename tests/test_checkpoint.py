@@ -458,3 +458,97 @@ def test_status_names_fixed_queens(cli, tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0].endswith("unique=False fixed=0:0")
     assert "done: total 4" in r.stdout
+
+
+# ------------------------------------------------------------------ early commits, library Ctrl-C
+
+
+def test_chunks_by_work_store_the_first_units_early():
+    # The largest units come first and each is a chunk of its own, so the
+    # first results reach the checkpoint after one unit, not a 16th of the
+    # units (at n = 18 the first 9 of 304 held 24 % of the work: 20 s).
+    from parqueens.runner import _chunks
+    from parqueens.units import plan_count, work_shares
+
+    units = list(plan_count(18, "d4", 2).units)
+    shares = dict(zip((u.id for u in units), work_shares(units), strict=True))
+    chunks = list(_chunks(units, 2))
+    assert [u for c in chunks for u in c] == units
+    assert all(len(c) == 1 for c in chunks[:8])
+    assert max(len(c) for c in chunks) <= len(units) // 32
+    for c in chunks:
+        assert len(c) == 1 or sum(shares[u.id] for u in c) <= 1 / 32 + 1e-9
+
+
+LIBRARY_CTRL_C = """
+import os, signal, sys, threading, time
+import parqueens
+
+def fire():
+    time.sleep(1.5)
+    os.kill(os.getpid(), signal.SIGINT)
+
+threading.Thread(target=fire, daemon=True).start()
+try:
+    parqueens.count(17, jobs=2)
+    print("finished")
+except KeyboardInterrupt:
+    pass
+time.sleep(1.0)  # the threads end their unit (the largest take about 0.3 s)
+t, cpu = time.perf_counter(), time.process_time()
+while time.perf_counter() - t < 0.5:
+    time.sleep(0.05)
+print(f"{time.process_time() - cpu:.3f}")
+"""
+
+
+def test_library_ctrl_c_stops_the_threads(tmp_path):
+    # Ctrl-C in a script or notebook: the search threads stop at their next
+    # unit instead of running their chunks to the end.
+    import subprocess
+    import sys
+
+    from cli_helpers import cli_env
+
+    p = subprocess.run(
+        [sys.executable, "-c", LIBRARY_CTRL_C],
+        capture_output=True,
+        text=True,
+        env=cli_env(),
+        timeout=60,
+    )
+    assert p.returncode == 0, p.stderr
+    if p.stdout.startswith("finished"):
+        pytest.skip("count 17 ended before the interrupt (a very fast machine)")
+    assert float(p.stdout) < 0.1, p.stdout  # CPU seconds in half a second: idle
+
+
+def test_stop_flag_abandons_a_chunk_within_a_unit():
+    import threading
+
+    import numpy as np
+
+    from parqueens.runner import Stopped, run_chunk
+    from parqueens.units import make_units
+
+    units = make_units(16, "d4", 3)  # 2104 units: about 0.8 s in all
+    stop = np.zeros(1, np.uint8)
+    box = {}
+
+    def search():
+        try:
+            box["result"] = run_chunk(units, False, False, stop)
+        except Stopped:
+            box["stopped"] = time.perf_counter()
+
+    thread = threading.Thread(target=search)
+    thread.start()
+    time.sleep(0.1)
+    stop[0] = 1
+    asked = time.perf_counter()
+    thread.join(30)
+    assert "stopped" in box and box["stopped"] - asked < 0.1  # the largest unit: 5 ms
+    with pytest.raises(Stopped):
+        run_chunk(units[:3], False, False, stop)  # set before: nothing searched
+    stop[0] = 0
+    assert run_chunk(units[-5:], False, False, stop) == run_chunk(units[-5:], False)
