@@ -42,6 +42,16 @@ def check_positive(value, name):
     return value
 
 
+def check_share(value, name):
+    """``value`` as a float in ``0..1`` (a share, e.g. of units);
+    ``TypeError``/``ValueError`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number from 0 to 1, got {type(value).__name__}")
+    if not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a number from 0 to 1, got {value}")
+    return float(value)
+
+
 def check_method(method):
     """``method`` if it is one of :data:`parqueens.names.METHODS` or None."""
     if method is not None and method not in METHODS:

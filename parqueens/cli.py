@@ -69,6 +69,17 @@ job_count = _checked(checks.check_jobs, name="jobs")
 #: argparse type for --split-depth and --limit: an integer in 1..2**63-1.
 positive_int = _checked(lambda v: checks.check_positive(v, "the value"))
 
+
+def _number(text):
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"the share must be a number from 0 to 1, got {text!r}") from None
+
+
+#: argparse type for --recheck: a share from 0 to 1.
+share = _checked(lambda v: checks.check_share(v, "the share"), _number)
+
 #: argparse type for --fixed ROW:COL[,ROW:COL...].
 fixed_queens = _checked(lambda v: v, checks.parse_fixed)
 
@@ -139,6 +150,14 @@ def _add_run_options(p, *, fixed=True):
         metavar="FILE",
         help="keep finished work units in this SQLite file; re-running the same "
         "command with it resumes",
+    )
+    p.add_argument(
+        "--recheck",
+        type=share,
+        default=None,
+        metavar="SHARE",
+        help="with --checkpoint: search this share (0 to 1) of the stored units again "
+        "and stop if one differs (default: 2 units at random on resume; 0: none)",
     )
     p.add_argument(
         "--backend",
@@ -531,6 +550,7 @@ def cmd_count(args):
                 checkpoint=store,
                 backend=args.backend,
                 nodes=args.nodes,
+                recheck=args.recheck,
             )
         finally:
             if store is not None:
@@ -626,6 +646,7 @@ def cmd_table(args):
                     progress=False,
                     checkpoint=store,
                     backend=args.backend,
+                    recheck=args.recheck,
                 )
                 rows.append(r)
                 outer.update(1)
@@ -702,12 +723,12 @@ def cmd_status(args):
                 f"no count/table parameters)"
             )
         fixed = ",".join(f"{r}:{c}" for r, c in params.get("fixed") or [])
+        summary = {s["n"]: s for s in store.summary()}  # every row checked before output
         print(
             f"checkpoint {args.file}: {params['command']} n={_range_text(params['n'])} "
             f"method={params['method'] or 'd4'} unique={params['unique']}"
             + (f" fixed={fixed}" if fixed else "")
         )
-        summary = {s["n"]: s for s in store.summary()}
         for n in sorted(set(params["n"]) | set(summary)):  # a library run may add sizes
             s = summary.get(n)
             if s is None:

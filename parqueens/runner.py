@@ -13,6 +13,8 @@ overflow; a single unit's count is a ``uint64``, which no search can fill
 """
 
 import functools
+import math
+import random
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -27,8 +29,9 @@ from .backends import (
     start_workers,
     worker_failure,
 )
-from .checks import check_backend, check_count, fixed_conflict
+from .checks import check_backend, check_count, check_share, fixed_conflict
 from .names import METHODS, ORBIT_SIZES, WEIGHTS
+from .store import CheckpointError, forget_unit_hint
 
 # numpy, the numba kernels and the work units are imported where they are
 # used: a small board (parqueens.small) is counted without them, at once.
@@ -330,6 +333,7 @@ def run_count(
     checkpoint=None,
     backend="threads",
     nodes=False,
+    recheck=None,
 ):
     """Count the solutions of the n-queens problem, in parallel.
 
@@ -373,6 +377,12 @@ def run_count(
         slower).  Units resumed from a checkpoint keep the count stored with
         them; if one was stored without it, ``nodes`` is None (and the
         other units are searched without counting them).
+    recheck : float or None
+        With a checkpoint: the share (0 to 1) of the units taken from it
+        that are searched again and compared with what it holds, before
+        the others run; None: :data:`RECHECK_UNITS` of them at random, 0:
+        none.  A stored result that a faulty machine computed wrong passes
+        its checksum; only recomputing finds it.
 
     Returns
     -------
@@ -383,7 +393,11 @@ def run_count(
     TypeError, ValueError
         For invalid arguments.
     parqueens.store.CheckpointError
-        If the checkpoint belongs to another run, or cannot be written.
+        If the checkpoint belongs to another run, holds a row that fails its
+        checksum, or cannot be written.
+    ResultMismatch
+        If a rechecked unit's result differs from the stored one (the unit
+        is named; nothing more runs).
     parqueens.backends.WorkerDied
         If a worker process or the Dask cluster is lost.
     RunInterrupted
@@ -391,6 +405,8 @@ def run_count(
         the search; the units finished are in the checkpoint.
     """
     backend = check_backend(backend)
+    if recheck is not None:
+        check_share(recheck, "recheck")
     asked = method
     n, method, fixed = check_count(n, method, unique, fixed, split_depth)
     if small.serves(
@@ -416,7 +432,9 @@ def run_count(
         if split_depth is None:
             split_depth = checkpoint.run_depth(n)
     plan = plan_count(n, method, jobs, split_depth, fixed)
-    tally, todo = _resume(plan, checkpoint, unique)
+    tally, todo, held = _resume(plan, checkpoint, unique)
+    if held:
+        _recheck(plan, held, checkpoint.path, unique, recheck, jobs, backend)
     nodes = bool(nodes) and tally.counted  # not for a total resumed units leave unknown
     jobs = max(1, min(plan.jobs, len(todo)))  # what runs: no more than the units left
     _dispatch(
@@ -470,7 +488,8 @@ def _direct(n, fixed, unique):
 
 def _resume(plan, checkpoint, unique):
     """The tally of the units stored in ``checkpoint`` (or of a tiny board's
-    solutions) and the units left to search."""
+    solutions), the units left to search, and the stored results
+    (``{unit_id: (solutions, by_stab, nodes)}``)."""
     tally = Tally(plan.method)
     if plan.tiny is not None:
         for queens in plan.tiny:  # each solution a unit of its own
@@ -488,7 +507,39 @@ def _resume(plan, checkpoint, unique):
             tally.add(UnitResult(*done[unit.id]))
         else:
             todo.append(unit)
-    return tally, todo
+    return tally, todo, done
+
+
+#: Units searched again on resume when ``recheck`` is None.
+RECHECK_UNITS = 2
+
+
+class ResultMismatch(CheckpointError):
+    """A unit searched again gave another result than its stored one."""
+
+
+def _recheck(plan, held, path, unique, share, jobs, backend):
+    """Search a sample of the units ``held`` by the checkpoint at ``path``
+    again and compare (see :func:`run_count`'s ``recheck``)."""
+    stored = [u for u in plan.units if u.id in held]
+    if share is None:
+        k = min(RECHECK_UNITS, len(stored))
+    else:
+        k = math.ceil(check_share(share, "recheck") * len(stored))
+    if not k:
+        return
+    sample = random.Random().sample(stored, k)
+    for pairs in iter_chunks(sample, jobs=min(jobs, k), unique=unique, backend=backend):
+        for unit, res in pairs:
+            solutions, by_stab, _ = held[unit.id]
+            if (res.solutions, res.by_stab) != (solutions, by_stab):
+                raise ResultMismatch(
+                    f"{path}: n = {plan.n}, unit {unit.id}: stored {solutions} "
+                    f"solutions (classes {list(by_stab)}), searched again {res.solutions} "
+                    f"(classes {list(res.by_stab)}); the stored result is wrong (a faulty "
+                    f"machine, or a file edited with its checksum), so the run stops: "
+                    f"{forget_unit_hint(path, plan.n, unit.id)}; --recheck 1 checks them all"
+                )
 
 
 def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, progress):

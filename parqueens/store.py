@@ -14,13 +14,22 @@ transaction, so a killed run loses at most the chunks in flight.
 Schema: ``meta(key, value)`` holds ``format``, ``version``, ``params``
 (JSON: the command's parameters) and ``run`` (JSON: the identity of the
 run, see :meth:`RunStore.claim`); ``runs(n, split_depth, units_total,
-seconds, finished, total, fundamental)`` one row per board size;
-``units(n, unit_id, solutions, s1, s2, s4, s8, nodes)`` one row per finished
-unit, counts as decimal text (exact beyond 64 bits); ``sK`` counts the
-unit's canonical classes whose stabiliser has K elements.
+seconds, finished, total, fundamental, checksum)`` one row per board size;
+``units(n, unit_id, solutions, s1, s2, s4, s8, nodes, checksum)`` one row
+per finished unit, counts as decimal text (exact beyond 64 bits); ``sK``
+counts the unit's canonical classes whose stabiliser has K elements.
+
+Every row carries a checksum (BLAKE2b, 128 bits) over its board size, its
+unit id or split, its counts and the parqueens version, checked whenever
+the row is read: an edited, truncated or bit-flipped row is refused, with
+the unit named, and never merged.  A checksum cannot tell a wrong result
+computed by a faulty machine, which the run stores with a valid checksum:
+:func:`parqueens.runner.run_count` recomputes a sample of the stored units
+on resume for that (``recheck``).
 """
 
 import contextlib
+import hashlib
 import json
 import os
 import shutil
@@ -30,7 +39,10 @@ import time
 from .names import ORBIT_SIZES
 from .names import VERSION as __version__
 
-FORMAT = "parqueens-checkpoint-1"
+FORMAT = "parqueens-checkpoint-2"
+
+#: Earlier formats, refused with their own message (1: rows without checksums).
+_OLD_FORMATS = ("parqueens-checkpoint-1",)
 
 # A unit's classes by stabiliser size 1, 2, 4, 8 (``by_stab``, see
 # parqueens.names.ORBIT_SIZES): one column each.
@@ -40,9 +52,34 @@ _STAB = ", ".join(f"s{8 // size}" for size in ORBIT_SIZES)
 # that a damaged file is refused before any work rather than in the middle.
 _COLUMNS = {
     "meta": "key, value",
-    "runs": "n, split_depth, units_total, seconds, finished, total, fundamental",
-    "units": f"n, unit_id, solutions, {_STAB}, nodes",
+    "runs": "n, split_depth, units_total, seconds, finished, total, fundamental, checksum",
+    "units": f"n, unit_id, solutions, {_STAB}, nodes, checksum",
 }
+
+
+def _checksum(*fields):
+    """The checksum of a row: BLAKE2b (128 bits, hex) over the parqueens
+    version and the row's fields (ints, strings or None) as text."""
+    text = "\x1f".join([__version__, *("" if f is None else str(f) for f in fields)])
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def unit_checksum(n, unit_id, solutions, by_stab, nodes):
+    """The checksum stored with a unit's result (see the module docstring)."""
+    return _checksum("unit", n, unit_id, solutions, *by_stab, nodes)
+
+
+def forget_unit_hint(path, n, unit_id):
+    """How to drop one stored unit so that a resume searches it again."""
+    return (
+        f'delete it (sqlite3 {path} "DELETE FROM units WHERE n = {n} AND '
+        f"unit_id = '{unit_id}'\") and resume to search it again, or start a new file"
+    )
+
+
+def _run_checksum(n, split_depth, units_total, finished, total, fundamental):
+    # Not the seconds, which each stored chunk adds to.
+    return _checksum("run", n, split_depth, units_total, int(bool(finished)), total, fundamental)
 
 
 class CheckpointError(Exception):
@@ -134,12 +171,13 @@ class RunStore:
         db.execute(
             "CREATE TABLE runs (n INTEGER PRIMARY KEY, split_depth INTEGER, "
             "units_total INTEGER, seconds REAL NOT NULL DEFAULT 0, "
-            "finished INTEGER NOT NULL DEFAULT 0, total TEXT, fundamental TEXT)"
+            "finished INTEGER NOT NULL DEFAULT 0, total TEXT, fundamental TEXT, "
+            "checksum TEXT NOT NULL)"
         )
         stab = _STAB.replace(",", " TEXT,")
         db.execute(
             f"CREATE TABLE units (n INTEGER NOT NULL, unit_id TEXT NOT NULL, "
-            f"solutions TEXT NOT NULL, {stab} TEXT, nodes TEXT, "
+            f"solutions TEXT NOT NULL, {stab} TEXT, nodes TEXT, checksum TEXT NOT NULL, "
             f"PRIMARY KEY (n, unit_id))"
         )
         db.executemany(
@@ -188,6 +226,12 @@ class RunStore:
         if missing:
             raise self._damaged(f"no table {', '.join(missing)}")
         meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("format") in _OLD_FORMATS:
+            raise CheckpointError(
+                f"{self.path} is in an older checkpoint format (its rows have no "
+                f"checksums), written by parqueens {meta.get('version')}; finish it "
+                f"with that version or start a new file"
+            )
         if meta.get("format") != FORMAT:
             raise CheckpointError(f"{self.path} is not a parqueens checkpoint")
         if meta.get("version") != __version__:
@@ -344,13 +388,36 @@ class RunStore:
         except sqlite3.Error as exc:
             raise self._error(exc, doing) from None
 
+    def _runs(self, n=None):
+        """The checked rows of ``runs`` (of board size n only, if given), by
+        n: ``(n, split_depth, units_total, seconds, finished, total,
+        fundamental)``, counts as ints."""
+        where, args = ("WHERE n = ?", (n,)) if n is not None else ("", ())
+        with self._sqlite_errors("read"):
+            rows = self.db.execute(
+                "SELECT n, split_depth, units_total, seconds, finished, total, "
+                f"fundamental, checksum FROM runs {where} ORDER BY n",
+                args,
+            ).fetchall()
+        out = []
+        for n_, depth, units_total, seconds, finished, total, fund, checksum in rows:
+            if checksum != _run_checksum(n_, depth, units_total, finished, total, fund):
+                raise CheckpointError(
+                    f"{self.path}: the record of n = {n_} does not match its checksum "
+                    f"(the file was edited or is corrupted); start a new file"
+                )
+            total = None if total is None else int(total)
+            fund = None if fund is None else int(fund)
+            out.append((n_, depth, units_total, seconds, bool(finished), total, fund))
+        return out
+
     def run_depth(self, n):
         """The split depth recorded for board size n, or None.
 
-        Raises :class:`CheckpointError` if the file cannot be read."""
-        with self._sqlite_errors("read"):
-            row = self.db.execute("SELECT split_depth FROM runs WHERE n = ?", (n,)).fetchone()
-        return None if row is None else row[0]
+        Raises :class:`CheckpointError` if the file cannot be read or the
+        record of n fails its checksum."""
+        rows = self._runs(n)
+        return rows[0][1] if rows else None
 
     def begin_run(self, n, split_depth, units_total):
         """Record (or check) the run of board size n; returns finished units.
@@ -361,26 +428,43 @@ class RunStore:
         file cannot be written (e.g. no space left).
         """
         self.check_depth(n, split_depth)
-        with self._sqlite_errors("save"):
-            row = self.db.execute("SELECT units_total FROM runs WHERE n = ?", (n,)).fetchone()
-            if row is None:
+        rows = self._runs(n)
+        if not rows:
+            with self._sqlite_errors("save"):
                 self.db.execute(
-                    "INSERT INTO runs (n, split_depth, units_total) VALUES (?, ?, ?)",
-                    (n, split_depth, units_total),
+                    "INSERT INTO runs (n, split_depth, units_total, checksum) VALUES (?, ?, ?, ?)",
+                    (
+                        n,
+                        split_depth,
+                        units_total,
+                        _run_checksum(n, split_depth, units_total, 0, None, None),
+                    ),
                 )
-            elif row[0] != units_total:
-                raise CheckpointError(
-                    f"{self.path}: n = {n} was split into {row[0]} units there, not {units_total}"
-                )
+        elif rows[0][2] != units_total:
+            raise CheckpointError(
+                f"{self.path}: n = {n} was split into {rows[0][2]} units there, not {units_total}"
+            )
         return self._units(n)
 
     def _units(self, n):
-        """The stored units of n: ``{unit_id: (solutions, by_stab, nodes)}``."""
+        """The stored units of n: ``{unit_id: (solutions, by_stab, nodes)}``,
+        each checked against its checksum."""
         with self._sqlite_errors("read"):
             rows = self.db.execute(
-                f"SELECT unit_id, solutions, {_STAB}, nodes FROM units WHERE n = ?", (n,)
+                f"SELECT unit_id, solutions, {_STAB}, nodes, checksum FROM units WHERE n = ?",
+                (n,),
             ).fetchall()
-        return {r[0]: (int(r[1]), tuple(int(x) for x in r[2:6]), int(r[6])) for r in rows}
+        units = {}
+        for uid, solutions, *counts in rows:
+            by_stab, nodes, checksum = tuple(int(x) for x in counts[:4]), int(counts[4]), counts[5]
+            if checksum != unit_checksum(n, uid, int(solutions), by_stab, nodes):
+                raise CheckpointError(
+                    f"{self.path}: n = {n}, unit {uid}: the stored result does not match "
+                    f"its checksum (the file was edited or is corrupted); it is not used: "
+                    f"{forget_unit_hint(self.path, n, uid)}"
+                )
+            units[uid] = (int(solutions), by_stab, nodes)
+        return units
 
     def add(self, n, results, seconds):
         """Store finished units in one transaction.
@@ -390,12 +474,15 @@ class RunStore:
         Raises :class:`CheckpointError` if they cannot be saved (e.g. no
         space left); the units saved before are kept.
         """
-        rows = [(n, uid, str(s), *(str(x) for x in b), str(k)) for uid, s, b, k in results]
+        rows = [
+            (n, uid, str(s), *(str(x) for x in b), str(k), unit_checksum(n, uid, s, b, k))
+            for uid, s, b, k in results
+        ]
         with self._sqlite_errors("save"):
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 self.db.executemany(
-                    "INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows
+                    "INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
                 )
                 self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?", (seconds, n))
                 self.db.execute("COMMIT")
@@ -413,10 +500,17 @@ class RunStore:
         """Mark the run of n complete, with its final counts (ints).
 
         Raises :class:`CheckpointError` if the file cannot be written."""
+        depth, units_total = self._runs(n)[0][1:3]
         with self._sqlite_errors("save"):
             self.db.execute(
-                "UPDATE runs SET finished = 1, total = ?, fundamental = ? WHERE n = ?",
-                (str(total), None if fundamental is None else str(fundamental), n),
+                "UPDATE runs SET finished = 1, total = ?, fundamental = ?, checksum = ? "
+                "WHERE n = ?",
+                (
+                    str(total),
+                    None if fundamental is None else str(fundamental),
+                    _run_checksum(n, depth, units_total, 1, total, fundamental),
+                    n,
+                ),
             )
 
     def summary(self):
@@ -427,12 +521,7 @@ class RunStore:
 
         Raises :class:`CheckpointError` if the file is damaged or unreadable."""
         out = []
-        with self._sqlite_errors("read"):
-            runs = self.db.execute(
-                "SELECT n, split_depth, units_total, seconds, finished, "
-                "total, fundamental FROM runs ORDER BY n"
-            ).fetchall()
-        for n, depth, total_units, seconds, finished, total, fund in runs:
+        for n, depth, total_units, seconds, finished, total, fund in self._runs():
             units = self._units(n)
             out.append(
                 {
@@ -441,9 +530,9 @@ class RunStore:
                     "units_total": total_units,
                     "units_done": len(units),
                     "seconds": seconds,
-                    "finished": bool(finished),
-                    "total": None if total is None else int(total),
-                    "fundamental": None if fund is None else int(fund),
+                    "finished": finished,
+                    "total": total,
+                    "fundamental": fund,
                     "units": units,
                 }
             )

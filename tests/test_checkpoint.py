@@ -17,7 +17,7 @@ import pytest
 
 from parqueens.cli import main
 from parqueens.runner import run_count
-from parqueens.store import RunStore
+from parqueens.store import RunStore, _run_checksum
 
 from cli_helpers import assert_one_line_error, popen_cli
 from naive import A000170, A002562
@@ -383,12 +383,20 @@ def test_status_partial(real_checkpoints, cli, tmp_path):
     shutil.copy(real_checkpoints / "count13.sqlite", path)
     db = sqlite3.connect(path)
     with db:
-        units_total = db.execute("SELECT units_total FROM runs WHERE n = 13").fetchone()[0]
+        depth, units_total = db.execute(
+            "SELECT split_depth, units_total FROM runs WHERE n = 13"
+        ).fetchone()
         gone = db.execute(
             "SELECT unit_id, solutions, s1, s2, s4, s8 FROM units ORDER BY unit_id LIMIT 40"
         ).fetchall()
         db.executemany("DELETE FROM units WHERE n = 13 AND unit_id = ?", [(g[0],) for g in gone])
-        db.execute("UPDATE runs SET finished = 0, seconds = 12.5 WHERE n = 13")
+        # As a run interrupted there leaves its record: not finished, no totals.
+        checksum = _run_checksum(13, depth, units_total, 0, None, None)
+        db.execute(
+            "UPDATE runs SET finished = 0, total = NULL, fundamental = NULL, seconds = 12.5, "
+            "checksum = ? WHERE n = 13",
+            (checksum,),
+        )
     db.close()
     missing = sum(8 * int(a) + 4 * int(b) + 2 * int(c) + int(e) for _, _, a, b, c, e in gone)
     r = cli("status", path)

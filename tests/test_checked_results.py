@@ -1,0 +1,152 @@
+"""Checked results (issue 13): every stored row carries a checksum, checked
+when read, so an edited, truncated or bit-flipped row is refused with the
+unit named and never merged; ``--recheck`` searches stored units again and
+catches a wrong result that a faulty machine stored with a valid checksum."""
+
+import sqlite3
+
+import pytest
+
+import parqueens.runner as runner
+from parqueens.runner import ResultMismatch, UnitResult, run_count
+from parqueens.store import RunStore
+
+from cli_helpers import assert_one_line_error
+from naive import A000170
+
+
+def _sql(path, *statements):
+    db = sqlite3.connect(path)
+    with db:
+        rows = [db.execute(s).fetchall() for s in statements]
+    db.close()
+    return rows
+
+
+@pytest.fixture
+def finished(cli, tmp_path):
+    """A finished `count 11` checkpoint, and one of its units with 10
+    solutions or more: (id, solutions as stored)."""
+    path = tmp_path / "e.db"
+    r = cli("count", 11, "--checkpoint", path)
+    assert r.stdout == f"{A000170[11]}\n"
+    [[unit]] = _sql(
+        path,
+        "SELECT unit_id, solutions FROM units WHERE length(solutions) > 1 ORDER BY unit_id LIMIT 1",
+    )
+    return path, unit
+
+
+def _refused(cli, path, unit_id):
+    for args in (["count", 11, "--checkpoint", path], ["status", path]):
+        r = cli(*args)
+        assert_one_line_error(r)
+        assert unit_id in r.stderr and "checksum" in r.stderr, r.stderr
+        assert str(A000170[11] + 8) not in r.stdout
+
+
+def test_edited_row_refused(cli, finished):
+    # The issue's case: one class count raised by one (the total would read 2688).
+    path, (uid, _) = finished
+    _sql(path, f"UPDATE units SET s1 = s1 + 1 WHERE unit_id = '{uid}'")
+    _refused(cli, path, uid)
+
+
+def test_truncated_row_refused(cli, finished):
+    # A count cut short: still a decimal number, so only the checksum can tell.
+    path, (uid, _) = finished
+    cut = "substr(solutions, 1, length(solutions) - 1)"
+    _sql(path, f"UPDATE units SET solutions = {cut} WHERE unit_id = '{uid}'")
+    _refused(cli, path, uid)
+
+
+def test_bit_flipped_row_refused(cli, finished):
+    # One bit of the file flipped inside a stored count: its last digit stays
+    # a digit (bit 0 of an ASCII digit), so only the checksum can tell.
+    path, (uid, solutions) = finished
+    raw = bytearray(path.read_bytes())
+    at = raw.find(uid.encode() + solutions.encode())
+    assert at > 0 and raw.find(uid.encode() + solutions.encode(), at + 1) < 0
+    raw[at + len(uid) + len(solutions) - 1] ^= 1
+    path.write_bytes(bytes(raw))
+    _refused(cli, path, uid)
+
+
+def test_run_record_checked(cli, finished):
+    path, _ = finished
+    _sql(path, f"UPDATE runs SET total = '{A000170[11] + 8}'")
+    r = cli("status", path)
+    assert_one_line_error(r)
+    assert "n = 11" in r.stderr and "checksum" in r.stderr
+
+
+def test_older_format_refused(cli, finished):
+    path, _ = finished
+    _sql(path, "UPDATE meta SET value = 'parqueens-checkpoint-1' WHERE key = 'format'")
+    r = cli("count", 11, "--checkpoint", path)
+    assert_one_line_error(r)
+    assert "older checkpoint format" in r.stderr
+
+
+def _plant_wrong_result(monkeypatch, unit_id):
+    """A faulty machine: the unit ``unit_id`` comes back one solution short."""
+    real = runner.run_chunk
+
+    def faulty(units, unique, nodes=False, stop=None):
+        results = real(units, unique, nodes, stop)
+        return [
+            UnitResult(r.solutions - 1, r.by_stab, r.nodes) if u.id == unit_id else r
+            for u, r in zip(units, results, strict=True)
+        ]
+
+    monkeypatch.setattr(runner, "run_chunk", faulty)
+
+
+def test_recheck_catches_a_wrong_stored_result(cli, tmp_path, monkeypatch):
+    path = tmp_path / "w.db"
+    unit_id = "mirror/12/2.0"  # one of the units of split depth 2
+    with monkeypatch.context() as m:
+        _plant_wrong_result(m, unit_id)
+        r = cli(
+            "count", 12, "--method", "mirror", "--split-depth", 2, "--checkpoint", path, "--jobs", 1
+        )
+    assert r.stdout == f"{A000170[12] - 2}\n"  # the plant worked (weight 2), checksum valid
+    r = cli(
+        "count", 12, "--method", "mirror", "--split-depth", 2, "--checkpoint", path, "--recheck", 0
+    )
+    assert r.stdout == f"{A000170[12] - 2}\n"  # nothing searched again
+    r = cli(
+        "count", 12, "--method", "mirror", "--split-depth", 2, "--checkpoint", path, "--recheck", 1
+    )
+    assert_one_line_error(r)
+    assert unit_id in r.stderr and "searched again" in r.stderr and "DELETE" in r.stderr
+    # The hint works: that unit is searched again on resume.
+    _sql(path, f"DELETE FROM units WHERE unit_id = '{unit_id}'")
+    r = cli(
+        "count", 12, "--method", "mirror", "--split-depth", 2, "--checkpoint", path, "--recheck", 1
+    )
+    assert r.stdout == f"{A000170[12]}\n", r.stderr
+
+
+def test_recheck_default_sample_and_library(tmp_path, monkeypatch):
+    path = tmp_path / "l.db"
+    with RunStore(path, {"library": 1}) as store:
+        run_count(11, checkpoint=store)
+    searched = []
+    real = runner.run_chunk
+
+    def spy(units, *args):
+        searched.extend(u.id for u in units)
+        return real(units, *args)
+
+    monkeypatch.setattr(runner, "run_chunk", spy)
+    with RunStore(path, {"library": 1}) as store:
+        r = run_count(11, checkpoint=store)  # every unit stored: only the sample runs
+        assert r.total == A000170[11] and r.resumed == r.units
+        assert len(searched) == runner.RECHECK_UNITS
+        searched.clear()
+        run_count(11, checkpoint=store, recheck=0.5)
+        assert len(searched) == -(-r.units // 2)
+        with pytest.raises(ValueError, match="recheck"):
+            run_count(11, checkpoint=store, recheck=1.5)
+    assert issubclass(ResultMismatch, Exception)
