@@ -27,6 +27,7 @@ member; the D4 method's search in its lexicographic order (see
 
 import collections
 import contextlib
+import functools
 import itertools
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -75,6 +76,22 @@ def _listing_depth(n, method, fixed=()):
     while depth < n - 3 and sum(r not in fixed_rows for r in range(depth, n)) > _ROWS_PER_UNIT:
         depth += 1
     return depth
+
+
+def _probe(n, fixed):
+    from .runner import probe_units
+    from .units import iter_units
+
+    return probe_units([unit for unit, _ in iter_units(n, "plain", 2, fixed)], 100_000, 1)
+
+
+@functools.cache
+def _warm_up():
+    """Load the listing's kernels and the units' helpers in this process."""
+    from .units import iter_units
+
+    units = [unit for unit, _ in iter_units(5, "plain", 1, lexicographic=True)]
+    _enumerate_units(units, True, 0)
 
 
 def _enumerate_units(units, unique, limit):
@@ -166,6 +183,9 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
 
             yield np.array(found, dtype=np.uint8).reshape(len(found), n)
         return
+    # Loading numba's cache runs through ctypes callbacks, which would
+    # swallow a Ctrl-C arriving in this thread meanwhile: load it aside.
+    call_interruptibly(_warm_up)
     from .units import iter_units
 
     if split_depth is None:
@@ -192,9 +212,6 @@ def _searched(units, unique, limit, jobs):
     if jobs == 1:
         yield from (call_interruptibly(_enumerate_units, c, unique, limit) for c in chunks)
         return
-    from .runner import warm_up
-
-    call_interruptibly(warm_up)
     # A window of chunks in flight, refilled as their blocks are taken: a
     # slow consumer (text output) holds the search back instead of letting
     # finished chunks pile up.  joblib's generator has no such bound: it ran
@@ -303,11 +320,7 @@ def planned_count(n, *, unique=False, fixed=None, limit=None, jobs=None, fits=No
         limit = check_positive(limit, "limit")
     cap = (lambda k: k) if limit is None else (lambda k: min(k, limit))
     if not fixed_conflict(fixed) and n - len(fixed) > _COUNTED_ROWS:
-        from .runner import probe_units
-        from .units import iter_units
-
-        units = [unit for unit, _ in iter_units(n, "plain", 2, fixed)]
-        _, total = probe_units(units, 100_000, 1)
+        _, total = call_interruptibly(_probe, n, fixed)  # kernels loaded aside, as below
         guess = total / 8 if unique else total
         if (
             fits is None
