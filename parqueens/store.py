@@ -419,6 +419,14 @@ class RunStore:
         rows = self._runs(n)
         return rows[0][1] if rows else None
 
+    def work_seconds(self, n):
+        """The wall time stored with the chunks of board size n, in seconds,
+        over every run of it (0.0 if none).
+
+        Raises :class:`CheckpointError` if the file cannot be read."""
+        rows = self._runs(n)
+        return float(rows[0][3]) if rows else 0.0
+
     def begin_run(self, n, split_depth, units_total):
         """Record (or check) the run of board size n; returns finished units.
 

@@ -560,3 +560,30 @@ def test_stop_flag_abandons_a_chunk_within_a_unit():
         run_chunk(units[:3], False, False, stop)  # set before: nothing searched
     stop[0] = 0
     assert run_chunk(units[-5:], False, False, stop) == run_chunk(units[-5:], False)
+
+
+def test_resumed_size_reports_the_time_of_all_its_units(cli, tmp_path):
+    path = tmp_path / "t.sqlite"
+    with RunStore(path, {"test": "seconds"}) as store:
+        first = run_count(14, checkpoint=store, jobs=1)
+        again = run_count(14, checkpoint=store, jobs=1)  # everything resumed
+        stored = store.work_seconds(14)
+    assert first.run_seconds == first.seconds >= stored > 0.5 * first.seconds
+    assert again.resumed == again.units and again.run_seconds < 0.5 * first.seconds
+    assert again.seconds == stored
+    # the table's seconds of a resumed size: the stored work, not the rest
+    table = tmp_path / "table.sqlite"
+    cli("table", "13-14", "--checkpoint", table, "--jobs", 1)
+    with RunStore(table, None) as store:
+        work = round(store.work_seconds(14), 3)
+    r = cli("table", "13-14", "--checkpoint", table, "--jobs", 1)
+    assert r.stdout.splitlines()[-1].endswith(f"| {work} |"), (r.stdout, work)
+    assert work > 0.05
+
+
+def test_table_progress_weights_follow_the_work():
+    from parqueens.runner import size_weights
+
+    w = size_weights([1, 2, 10, 14, 16, 17])
+    assert abs(sum(w) - 1) < 1e-9 and w == sorted(w)
+    assert w[-1] > 0.75 and w[-1] / w[-2] > 4  # n = 17 is most of table 10-17
