@@ -178,6 +178,13 @@ def _add_run_options(p, *, fixed=True):
         action="store_true",
         help="only print an estimate of the running time, and exit",
     )
+    p.add_argument(
+        "-y",
+        "--yes",
+        action="store_true",
+        help="start a run estimated to take more than a day without asking (otherwise "
+        "it is asked on a terminal, and refused elsewhere)",
+    )
     if fixed:
         p.add_argument(
             "--fixed",
@@ -487,6 +494,8 @@ def _maybe_estimate(args, n, jobs, fixed=None):
         f"job(s) ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
         f"Knuth's random probes, usually within a factor of 2)"
     )
+    if not args.estimate:
+        _guard(args, f"n = {n}", e["seconds"], e["jobs"])
     if args.estimate:
         if getattr(args, "json", False):
             print(
@@ -512,6 +521,23 @@ def _maybe_estimate(args, n, jobs, fixed=None):
     if e["seconds"] > 60:
         _note(args, text)
     return False
+
+
+#: Runs estimated to take longer than this need --yes (or a yes on a terminal).
+_GUARD_SECONDS = 86400
+
+
+def _guard(args, what, seconds, jobs):
+    """Ask before a run estimated to take more than a day (--yes: don't)."""
+    if seconds <= _GUARD_SECONDS or args.yes:
+        return
+    text = f"{what} would take about {_format_seconds(seconds)} on {jobs} job(s) (estimate)"
+    if sys.stdin is not None and sys.stdin.isatty() and sys.stderr.isatty():
+        print(f"parqueens: {text}; start it? [y/N] ", end="", file=sys.stderr, flush=True)
+        if sys.stdin.readline().strip().lower() in ("y", "yes"):
+            return
+        raise UsageError("parqueens: not started")
+    raise UsageError(f"parqueens: {text}; add --yes to start it anyway")
 
 
 # ---------------------------------------------------------------- commands
@@ -610,6 +636,7 @@ def cmd_table(args):
             for n in ns:
                 _maybe_estimate(args, n, jobs)
             return 0
+        _table_estimate(args, ns, jobs)
         from .runner import run_count, size_weights
 
         store = _open_store(args, "table", ns)
@@ -637,8 +664,6 @@ def cmd_table(args):
             if not args.out:
                 print(_table_header(args.unique), flush=True)
             for n in ns:
-                if n >= 18:
-                    _maybe_estimate(args, n, jobs)
                 outer.set_postfix_str(f"n={n}")
                 r = run_count(
                     n,
@@ -663,6 +688,26 @@ def cmd_table(args):
         _write_table(args.out, fmt, rows, args.unique, args.force)
         _note(args, f"wrote {len(rows)} row{'s' * (len(rows) != 1)} to {args.out}")
     return 0
+
+
+def _table_estimate(args, ns, jobs):
+    """Before a table starts: its estimated time, if it is more than a
+    minute (sizes of 18 rows or more; the others take seconds), and the
+    guard of long runs."""
+    from .runner import estimate
+
+    long = [n for n in ns if n >= 18]
+    if not long:
+        return
+    e = [estimate(n, method=args.method, jobs=jobs, backend=args.backend) for n in long]
+    seconds = sum(x["seconds"] for x in e)
+    _guard(args, f"table {_range_text(ns)}", seconds, e[0]["jobs"])
+    if seconds > 60:
+        _note(
+            args,
+            f"estimate for n = {_range_text(long)}: about {_format_seconds(seconds)} on "
+            f"{e[0]['jobs']} job(s) (Knuth's random probes, usually within a factor of 2)",
+        )
 
 
 def _table_header(unique):

@@ -587,3 +587,48 @@ def test_table_progress_weights_follow_the_work():
     w = size_weights([1, 2, 10, 14, 16, 17])
     assert abs(sum(w) - 1) < 1e-9 and w == sorted(w)
     assert w[-1] > 0.75 and w[-1] / w[-2] > 4  # n = 17 is most of table 10-17
+
+
+# ------------------------------------------------------------------ runs that cannot finish
+
+
+def test_runs_over_a_day_need_yes(cli):
+    for args in (["count", 30], ["table", "17-24"]):
+        r = cli(*args)
+        assert_one_line_error(r)
+        assert "would take about" in r.stderr and "--yes" in r.stderr, r.stderr
+
+
+class _Terminal:
+    """A stdin that is a terminal, answering ``answer``."""
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def isatty(self):
+        return True
+
+    def readline(self):
+        return self.answer
+
+
+def test_runs_over_a_day_asked_on_a_terminal(monkeypatch, capsys):
+    import sys
+
+    import parqueens.runner as runner
+    from parqueens.runner import CountResult
+
+    def huge(n, **kw):
+        return {"seconds": 5e6, "jobs": 2, "nodes": 1e20, "rate": 1e8}
+
+    monkeypatch.setattr(runner, "estimate", huge)
+    monkeypatch.setattr(runner, "run_count", lambda n, **kw: CountResult(n, 42))
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    for answer, code, out in (("n\n", 2, ""), ("y\n", 0, "42\n")):
+        monkeypatch.setattr(sys, "stdin", _Terminal(answer))
+        assert main(["count", "19"]) == code
+        captured = capsys.readouterr()
+        assert "start it? [y/N]" in captured.err and captured.out == out
+    monkeypatch.setattr(sys, "stdin", _Terminal("n\n"))
+    assert main(["count", "19", "--yes", "-q"]) == 0  # not asked
+    assert "start it" not in capsys.readouterr().err
