@@ -138,6 +138,15 @@ def check_method_fixed(method, fixed):
         )
 
 
+def units_classified(method, n, unique):
+    """Whether the work units of a count record their solutions' symmetry
+    classes (so that a checkpoint's units serve a ``unique`` count): always
+    with ``d4`` (its count needs them), with ``plain``/``mirror`` only when
+    ``unique``; below n = 4 no unit has a solution to classify.  ``method``
+    as resolved (:func:`resolve_method`)."""
+    return bool(unique) or method == "d4" or n < 4
+
+
 def resolve_method(method, n, fixed=(), unique=False):
     """The method a search of board size n uses.
 

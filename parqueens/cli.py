@@ -640,10 +640,13 @@ def cmd_table(args):
         from .runner import run_count, size_weights
 
         store = _open_store(args, "table", ns)
-        if store is not None and args.split_depth is not None:
+        if store is not None:  # refused before the header is printed
             try:
                 for n in ns:
-                    store.check_depth(n, args.split_depth)
+                    if args.split_depth is not None:
+                        store.check_depth(n, args.split_depth)
+                    method = checks.resolve_method(args.method, n, (), args.unique)
+                    store.check_classified(n, checks.units_classified(method, n, args.unique))
             except BaseException:
                 store.close()
                 raise

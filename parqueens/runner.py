@@ -29,7 +29,7 @@ from .backends import (
     start_workers,
     worker_failure,
 )
-from .checks import check_backend, check_count, check_share, fixed_conflict
+from .checks import check_backend, check_count, check_share, fixed_conflict, units_classified
 from .names import METHODS, ORBIT_SIZES, UNITS_FROM, WEIGHTS
 from .store import CheckpointError, forget_unit_hint
 
@@ -507,7 +507,12 @@ def _resume(plan, checkpoint, unique):
             )
             tally.add(UnitResult(1, tuple(int(i == k) for i in range(4)), 0))
         tally.counted = True  # no search: 0 queens placed, and that is known
-    done = {} if checkpoint is None else checkpoint.begin_run(plan.n, plan.depth, len(plan.units))
+    classified = units_classified(plan.method, plan.n, unique)
+    done = (
+        {}
+        if checkpoint is None
+        else checkpoint.begin_run(plan.n, plan.depth, len(plan.units), classified)
+    )
     todo = []
     for unit in plan.units:
         if unit.id in done:
@@ -536,10 +541,13 @@ def _recheck(plan, held, path, unique, share, jobs, backend):
     if not k:
         return
     sample = random.Random().sample(stored, k)
+    # Units stored with their classes may serve a run without them: then
+    # the solutions alone are compared.
+    classes = units_classified(plan.method, plan.n, unique)
     for pairs in iter_chunks(sample, jobs=min(jobs, k), unique=unique, backend=backend):
         for unit, res in pairs:
             solutions, by_stab, _ = held[unit.id]
-            if (res.solutions, res.by_stab) != (solutions, by_stab):
+            if res.solutions != solutions or (classes and res.by_stab != by_stab):
                 raise ResultMismatch(
                     f"{path}: n = {plan.n}, unit {unit.id}: stored {solutions} "
                     f"solutions (classes {list(by_stab)}), searched again {res.solutions} "

@@ -35,6 +35,7 @@ import os
 import shutil
 import sqlite3
 import time
+from dataclasses import dataclass
 
 from .names import ORBIT_SIZES
 from .names import VERSION as __version__
@@ -52,7 +53,8 @@ _STAB = ", ".join(f"s{8 // size}" for size in ORBIT_SIZES)
 # that a damaged file is refused before any work rather than in the middle.
 _COLUMNS = {
     "meta": "key, value",
-    "runs": "n, split_depth, units_total, seconds, finished, total, fundamental, checksum",
+    "runs": "n, split_depth, units_total, classified, seconds, finished, total, fundamental, "
+    "checksum",
     "units": f"n, unit_id, solutions, {_STAB}, nodes, checksum",
 }
 
@@ -77,9 +79,38 @@ def forget_unit_hint(path, n, unit_id):
     )
 
 
-def _run_checksum(n, split_depth, units_total, finished, total, fundamental):
+def _run_checksum(n, split_depth, units_total, classified, finished, total, fundamental):
     # Not the seconds, which each stored chunk adds to.
-    return _checksum("run", n, split_depth, units_total, int(bool(finished)), total, fundamental)
+    return _checksum(
+        "run",
+        n,
+        split_depth,
+        units_total,
+        int(bool(classified)),
+        int(bool(finished)),
+        total,
+        fundamental,
+    )
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A checked row of ``runs``: the record of one board size."""
+
+    n: int
+    split_depth: int
+    units_total: int
+    classified: bool  # its units hold their symmetry classes (d4, or --unique)
+    seconds: float
+    finished: bool
+    total: int = None
+    fundamental: int = None
+
+
+#: Parameters a checkpoint does not hold its runs to: a file serves every
+#: command and size of its work (method, fixed queens), and whether a size
+#: holds the symmetry classes that ``unique`` needs is recorded per size.
+_PER_SIZE_KEYS = {"command", "n", "unique"}
 
 
 class CheckpointError(Exception):
@@ -170,7 +201,7 @@ class RunStore:
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         db.execute(
             "CREATE TABLE runs (n INTEGER PRIMARY KEY, split_depth INTEGER, "
-            "units_total INTEGER, seconds REAL NOT NULL DEFAULT 0, "
+            "units_total INTEGER, classified INTEGER NOT NULL, seconds REAL NOT NULL DEFAULT 0, "
             "finished INTEGER NOT NULL DEFAULT 0, total TEXT, fundamental TEXT, "
             "checksum TEXT NOT NULL)"
         )
@@ -279,8 +310,10 @@ class RunStore:
             self.db.execute("ROLLBACK")
 
     def _check_params(self, stored, params):
-        """Refuse a file whose recorded parameters differ from ``params``."""
-        keys = sorted(set(stored) | set(params))
+        """Refuse a file whose recorded parameters differ from ``params``,
+        but for what names the command (``command``, the sizes ``n``) and
+        ``unique``, which :meth:`begin_run` checks per size."""
+        keys = sorted((set(stored) | set(params)) - _PER_SIZE_KEYS)
         diff = ", ".join(
             f"{k}: {stored.get(k)!r} there, {params.get(k)!r} now"
             for k in keys
@@ -297,8 +330,10 @@ class RunStore:
         :func:`parqueens.runner.run_identity`); the first run to claim a
         file records its identity.
 
-        Raises :class:`CheckpointError` if the file's run differs in any of
-        them (the message names each difference), or it cannot be written.
+        Raises :class:`CheckpointError` if the file's run differs in method
+        or fixed queens (the message names each difference), or it cannot be
+        written.  ``unique`` is checked per size (:meth:`begin_run`): one
+        file serves counts with and without it where its units allow.
         """
         if self.readonly:
             raise CheckpointError(
@@ -389,26 +424,28 @@ class RunStore:
             raise self._error(exc, doing) from None
 
     def _runs(self, n=None):
-        """The checked rows of ``runs`` (of board size n only, if given), by
-        n: ``(n, split_depth, units_total, seconds, finished, total,
-        fundamental)``, counts as ints."""
+        """The checked records of the board sizes (of n only, if given), by n:
+        a list of :class:`_Run`."""
         where, args = ("WHERE n = ?", (n,)) if n is not None else ("", ())
         with self._sqlite_errors("read"):
             rows = self.db.execute(
-                "SELECT n, split_depth, units_total, seconds, finished, total, "
+                "SELECT n, split_depth, units_total, classified, seconds, finished, total, "
                 f"fundamental, checksum FROM runs {where} ORDER BY n",
                 args,
             ).fetchall()
         out = []
-        for n_, depth, units_total, seconds, finished, total, fund, checksum in rows:
-            if checksum != _run_checksum(n_, depth, units_total, finished, total, fund):
+        for n_, depth, units_total, classified, seconds, finished, total, fund, checksum in rows:
+            if checksum != _run_checksum(n_, depth, units_total, classified, finished, total, fund):
                 raise CheckpointError(
                     f"{self.path}: the record of n = {n_} does not match its checksum "
                     f"(the file was edited or is corrupted); start a new file"
                 )
             total = None if total is None else int(total)
             fund = None if fund is None else int(fund)
-            out.append((n_, depth, units_total, seconds, bool(finished), total, fund))
+            run = _Run(
+                n_, depth, units_total, bool(classified), seconds, bool(finished), total, fund
+            )
+            out.append(run)
         return out
 
     def run_depth(self, n):
@@ -417,7 +454,7 @@ class RunStore:
         Raises :class:`CheckpointError` if the file cannot be read or the
         record of n fails its checksum."""
         rows = self._runs(n)
-        return rows[0][1] if rows else None
+        return rows[0].split_depth if rows else None
 
     def work_seconds(self, n):
         """The wall time stored with the chunks of board size n, in seconds,
@@ -425,34 +462,51 @@ class RunStore:
 
         Raises :class:`CheckpointError` if the file cannot be read."""
         rows = self._runs(n)
-        return float(rows[0][3]) if rows else 0.0
+        return float(rows[0].seconds) if rows else 0.0
 
-    def begin_run(self, n, split_depth, units_total):
+    def begin_run(self, n, split_depth, units_total, classified=True):
         """Record (or check) the run of board size n; returns finished units.
+
+        ``classified``: the run needs each unit's symmetry classes (``d4``,
+        or ``unique``): a size stored without them is refused for it (a
+        size stored with them serves any run).
 
         Returns ``{unit_id: (solutions, by_stab, nodes)}``.
         Raises :class:`CheckpointError` if the file's run of n used another
-        split depth or unit count, if a stored unit is damaged, or if the
-        file cannot be written (e.g. no space left).
+        split depth or unit count, lacks the classes asked for, if a stored
+        unit is damaged, or if the file cannot be written (e.g. no space
+        left).
         """
         self.check_depth(n, split_depth)
         rows = self._runs(n)
         if not rows:
+            checksum = _run_checksum(n, split_depth, units_total, classified, 0, None, None)
             with self._sqlite_errors("save"):
                 self.db.execute(
-                    "INSERT INTO runs (n, split_depth, units_total, checksum) VALUES (?, ?, ?, ?)",
-                    (
-                        n,
-                        split_depth,
-                        units_total,
-                        _run_checksum(n, split_depth, units_total, 0, None, None),
-                    ),
+                    "INSERT INTO runs (n, split_depth, units_total, classified, checksum) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (n, split_depth, units_total, int(bool(classified)), checksum),
                 )
-        elif rows[0][2] != units_total:
+        elif rows[0].units_total != units_total:
             raise CheckpointError(
-                f"{self.path}: n = {n} was split into {rows[0][2]} units there, not {units_total}"
+                f"{self.path}: n = {n} was split into {rows[0].units_total} units there, "
+                f"not {units_total}"
             )
+        self.check_classified(n, classified)
         return self._units(n)
+
+    def check_classified(self, n, classified):
+        """Refuse a run of n that needs the units' symmetry classes
+        (``classified``) when the file counted n without them.
+
+        Raises :class:`CheckpointError`."""
+        rows = self._runs(n)
+        if classified and rows and not rows[0].classified:
+            raise CheckpointError(
+                f"{self.path}: n = {n} was counted there without --unique, and its units "
+                f"(plain or mirror) then hold no symmetry classes; use another file, or "
+                f"leave out --unique"
+            )
 
     def _units(self, n):
         """The stored units of n: ``{unit_id: (solutions, by_stab, nodes)}``,
@@ -508,39 +562,39 @@ class RunStore:
         """Mark the run of n complete, with its final counts (ints).
 
         Raises :class:`CheckpointError` if the file cannot be written."""
-        depth, units_total = self._runs(n)[0][1:3]
+        run = self._runs(n)[0]
+        checksum = _run_checksum(
+            n, run.split_depth, run.units_total, run.classified, 1, total, fundamental
+        )
         with self._sqlite_errors("save"):
             self.db.execute(
                 "UPDATE runs SET finished = 1, total = ?, fundamental = ?, checksum = ? "
                 "WHERE n = ?",
-                (
-                    str(total),
-                    None if fundamental is None else str(fundamental),
-                    _run_checksum(n, depth, units_total, 1, total, fundamental),
-                    n,
-                ),
+                (str(total), None if fundamental is None else str(fundamental), checksum, n),
             )
 
     def summary(self):
         """Per board size, a dict: ``n``, ``split_depth``, ``units_total``,
-        ``units_done``, ``seconds`` (of work stored), ``finished``, the final
+        ``units_done``, ``classified`` (the units hold their symmetry
+        classes), ``seconds`` (of work stored), ``finished``, the final
         ``total`` and ``fundamental`` (None until finished), and ``units``
         (``{unit_id: (solutions, by_stab, nodes)}``).
 
         Raises :class:`CheckpointError` if the file is damaged or unreadable."""
         out = []
-        for n, depth, total_units, seconds, finished, total, fund in self._runs():
-            units = self._units(n)
+        for run in self._runs():
+            units = self._units(run.n)
             out.append(
                 {
-                    "n": n,
-                    "split_depth": depth,
-                    "units_total": total_units,
+                    "n": run.n,
+                    "split_depth": run.split_depth,
+                    "units_total": run.units_total,
                     "units_done": len(units),
-                    "seconds": seconds,
-                    "finished": finished,
-                    "total": total,
-                    "fundamental": fund,
+                    "classified": run.classified,
+                    "seconds": run.seconds,
+                    "finished": run.finished,
+                    "total": run.total,
+                    "fundamental": run.fundamental,
                     "units": units,
                 }
             )

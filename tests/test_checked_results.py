@@ -150,3 +150,12 @@ def test_recheck_default_sample_and_library(tmp_path, monkeypatch):
         with pytest.raises(ValueError, match="recheck"):
             run_count(11, checkpoint=store, recheck=1.5)
     assert issubclass(ResultMismatch, Exception)
+
+
+def test_recheck_of_classified_units_by_a_run_without_classes(cli, tmp_path):
+    # Units stored by a --unique mirror count serve a plain one; rechecking
+    # them all compares their solutions (the run itself finds no classes).
+    path = tmp_path / "u.db"
+    assert cli("count", 10, "--method", "mirror", "--unique", "--checkpoint", path).returncode == 0
+    r = cli("count", 10, "--method", "mirror", "--checkpoint", path, "--recheck", 1)
+    assert (r.returncode, r.stdout) == (0, f"{A000170[10]}\n"), r.stderr

@@ -6,6 +6,7 @@ The runs that are killed or interrupted are subprocesses; the other commands
 run in-process through ``cli.main`` (fixture ``cli``)."""
 
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -258,13 +259,15 @@ def test_cli_sigint_without_checkpoint(tmp_path, backend):
 
 @pytest.fixture(scope="module")
 def real_checkpoints(tmp_path_factory):
-    """Finished checkpoints of `count 12`, `table 8-9`, `count 13`, `table 1-5`."""
+    """Finished checkpoints of `count 12`, `table 8-9`, `count 13`, `table 1-5`,
+    `count 9 --method mirror`."""
     d = tmp_path_factory.mktemp("real_cp")
     for name, args in [
         ("count12", ["count", "12"]),
         ("table", ["table", "8-9"]),
         ("count13", ["count", "13"]),
         ("tiny", ["table", "1-5"]),
+        ("mirror9", ["count", "9", "--method", "mirror"]),
     ]:
         assert main([*args, "--checkpoint", str(d / f"{name}.sqlite"), "--quiet"]) == 0, name
     return d
@@ -273,17 +276,15 @@ def real_checkpoints(tmp_path_factory):
 def _prepare_refusal(case, src, d):
     """Make the file of a refusal case in d; returns (path, command args)."""
     path = d / "cp.sqlite"
-    if case in ("count13", "mirror", "unique", "version"):
+    if case in ("mirror", "fixed", "version"):
         shutil.copy(src / "count12.sqlite", path)
-    if case == "count13":
-        return path, ["count", 13]
     if case == "mirror":
         return path, ["count", 12, "--method", "mirror"]
-    if case == "unique":
-        return path, ["count", 12, "--unique"]
-    if case == "table-by-count":
-        shutil.copy(src / "table.sqlite", path)
-        return path, ["count", 8]
+    if case == "fixed":
+        return path, ["count", 12, "--fixed", "0:1"]
+    if case == "unique-mirror":
+        shutil.copy(src / "mirror9.sqlite", path)
+        return path, ["table", "8-9", "--method", "mirror", "--unique"]
     if case == "text":
         path.write_text("my precious notes\nline two\n")
         return path, ["count", 12]
@@ -312,10 +313,9 @@ def _prepare_refusal(case, src, d):
 
 
 REFUSALS = [
-    "count13",
     "mirror",
-    "unique",
-    "table-by-count",
+    "fixed",
+    "unique-mirror",
     "text",
     "truncated",
     "unrelated-sqlite",
@@ -391,7 +391,7 @@ def test_status_partial(real_checkpoints, cli, tmp_path):
         ).fetchall()
         db.executemany("DELETE FROM units WHERE n = 13 AND unit_id = ?", [(g[0],) for g in gone])
         # As a run interrupted there leaves its record: not finished, no totals.
-        checksum = _run_checksum(13, depth, units_total, 0, None, None)
+        checksum = _run_checksum(13, depth, units_total, 1, 0, None, None)
         db.execute(
             "UPDATE runs SET finished = 0, total = NULL, fundamental = NULL, seconds = 12.5, "
             "checksum = ? WHERE n = 13",
@@ -632,3 +632,46 @@ def test_runs_over_a_day_asked_on_a_terminal(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", _Terminal("n\n"))
     assert main(["count", "19", "--yes", "-q"]) == 0  # not asked
     assert "start it" not in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ checkpoints per size
+
+
+def test_checkpoint_serves_every_command_of_its_work(cli, tmp_path):
+    # The issue's cases: a table extended, a count of one of its sizes, with
+    # and without --unique (d4 units always hold their classes).
+    path = tmp_path / "t.db"
+    first = cli("table", "1-12", "--checkpoint", path)
+    assert first.returncode == 0, first.stderr
+    r = cli("table", "1-13", "--checkpoint", path, "--quiet")
+    assert r.returncode == 0, r.stderr
+    rows = [line.split(" | ") for line in r.stdout.splitlines()[2:]]
+    assert [int(row[1]) for row in rows] == A000170[1:14]
+    with RunStore(path, None) as store:
+        assert [s["n"] for s in store.summary()] == list(range(1, 14))
+    r = cli("count", 12, "--unique", "--checkpoint", path)
+    assert r.returncode == 0, r.stderr
+    assert f"fundamental {A002562[12]}" in r.stdout
+    assert "resumed" in r.stderr
+    r = cli("count", 11, "--checkpoint", path, "--json")
+    assert json.loads(r.stdout)["resumed"] == json.loads(r.stdout)["units"]
+    r = cli("status", path)
+    assert r.returncode == 0 and "n = 13: " in r.stdout
+
+
+def test_plain_units_without_classes_serve_only_counts_without_unique(cli, tmp_path):
+    path = tmp_path / "m.db"
+    assert cli("count", 10, "--method", "mirror", "--checkpoint", path).returncode == 0
+    r = cli("count", 10, "--method", "mirror", "--unique", "--checkpoint", path)
+    assert_one_line_error(r)
+    assert "n = 10 was counted there without --unique" in r.stderr
+    # the other way round is fine: units with classes serve a plain count
+    path = tmp_path / "u.db"
+    assert cli("count", 10, "--method", "mirror", "--unique", "--checkpoint", path).returncode == 0
+    r = cli("count", 10, "--method", "mirror", "--checkpoint", path)
+    assert r.stdout == f"{A000170[10]}\n"
+    r = cli("count", 11, "--method", "mirror", "--checkpoint", path)  # a new size, no classes
+    assert r.stdout == f"{A000170[11]}\n"
+    r = cli("table", "10-11", "--method", "mirror", "--unique", "--checkpoint", path)
+    assert_one_line_error(r)  # before the table's header
+    assert "n = 11 was counted there without --unique" in r.stderr
