@@ -33,6 +33,10 @@ class BackendError(Exception):
     """The backend cannot be used (missing package, unreachable scheduler)."""
 
 
+class ClusterUnreachable(BackendError):
+    """The Dask scheduler cannot be reached when the run starts."""
+
+
 class Terminated(BaseException):
     """SIGTERM arrived (raised by :func:`raise_on_sigterm`'s handler); handled
     like Ctrl-C, which it is not a subclass of, so that callers can tell them
@@ -68,6 +72,10 @@ class WorkerDied(RuntimeError):
         super().__init__(
             f"{what} while searching one of the {len(unit_ids)} unfinished units ({shown})"
         )
+
+
+class ClusterLost(WorkerDied):
+    """The Dask cluster (its scheduler) was lost during a run."""
 
 
 def cpu_count():
@@ -241,14 +249,19 @@ def worker_failure(exc, unit_ids):
         "CancelledError",
         "FutureCancelledError",
     ):
-        return WorkerDied(unit_ids, f"the Dask cluster failed ({name}: {str(exc)[:120]})")
+        detail = " ".join(str(exc).split())  # one line: Dask's messages span several
+        if "scheduler-connection-lost" in detail:
+            return ClusterLost(unit_ids, "the connection to the Dask scheduler was lost")
+        return ClusterLost(unit_ids, f"the Dask cluster was lost ({name}: {detail[:120]})")
     return None
 
 
 @contextmanager
-def open_backend(backend="threads", jobs=None, scheduler=None):
+def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None):
     """The backend of a command: a no-op for ``threads`` and ``loky``; for
-    ``dask`` a :func:`dask_client` (``jobs``: workers of a local cluster).
+    ``dask`` a :func:`dask_client` (``jobs``: workers of a local cluster;
+    ``on_lost``: as there), with Dask's own log lines silenced (the command
+    reports failures in its own words).
 
     Yields the ``jobs`` to pass to the runs: as given locally, the cluster's
     threads on Dask (a local cluster has at most one worker per core).
@@ -268,12 +281,32 @@ def open_backend(backend="threads", jobs=None, scheduler=None):
         return
     # A local cluster's workers are processes of this machine: planned as loky's.
     workers = None if scheduler is not None or jobs is None else plan_jobs(jobs, "loky")
-    with dask_client(scheduler, n_workers=workers) as (_, threads):
+    with _dask_logs_silenced(), dask_client(scheduler, workers, on_lost=on_lost) as (_, threads):
         yield threads
 
 
 @contextmanager
-def dask_client(scheduler=None, n_workers=None, timeout=10):
+def _dask_logs_silenced():
+    # Dask's configuration gives its loggers levels of their own, so each
+    # one is raised (and restored), not just "distributed".
+    import logging
+
+    import distributed  # noqa: F401  (its loggers exist once it is imported)
+
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]
+    loggers = [logging.getLogger(n) for n in ["distributed", *names]]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels, strict=True):
+            lg.setLevel(level)
+
+
+@contextmanager
+def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
     """Run joblib's ``Parallel`` calls on a Dask cluster inside this block.
 
     Parameters
@@ -286,6 +319,10 @@ def dask_client(scheduler=None, n_workers=None, timeout=10):
         dask's default.
     timeout : float
         Seconds to wait for the scheduler.
+    on_lost : callable or None
+        Called with a worker's address when it leaves the cluster during the
+        block (from a helper thread, checking every second); Dask then
+        reschedules its tasks on the others.
 
     Yields
     ------
@@ -294,6 +331,8 @@ def dask_client(scheduler=None, n_workers=None, timeout=10):
 
     Raises
     ------
+    ClusterUnreachable
+        If the scheduler cannot be reached (a :class:`BackendError`).
     BackendError
         If dask.distributed is not installed or the scheduler cannot be
         reached.
@@ -321,12 +360,42 @@ def dask_client(scheduler=None, n_workers=None, timeout=10):
     except (OSError, TimeoutError) as exc:
         if cluster is not None:
             cluster.close()
-        raise BackendError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+        detail = " ".join(str(exc).split())
+        raise ClusterUnreachable(f"cannot reach the Dask scheduler {scheduler}: {detail}") from None
+    watch = _watch_workers(client, on_lost) if on_lost is not None else None
     try:
         threads = sum(client.nthreads().values()) or 1
         with joblib.parallel_config(backend="dask"):
             yield client, threads
     finally:
+        if watch is not None:
+            watch.set()
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _watch_workers(client, on_lost, every=1.0):
+    """Call ``on_lost(address)`` from a helper thread for each worker that
+    leaves the cluster (Dask reschedules its tasks); returns the Event that
+    stops the watch."""
+    stop = threading.Event()
+
+    def workers():
+        try:
+            return set(client.scheduler_info().get("workers", {}))
+        except Exception:  # the scheduler is gone: the run reports that itself
+            return None
+
+    def watch():
+        seen = workers() or set()
+        while not stop.wait(every):
+            now = workers()
+            if now is None:
+                return
+            for address in sorted(seen - now):
+                on_lost(address)
+            seen = now
+
+    threading.Thread(target=watch, daemon=True, name="parqueens-dask-watch").start()
+    return stop

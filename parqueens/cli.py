@@ -456,7 +456,10 @@ def _backend(args):
     """The command's backend (a context manager yielding the jobs to run)."""
     from .backends import open_backend
 
-    return open_backend(args.backend, args.jobs, args.scheduler)
+    def lost(address):
+        _note(args, f"parqueens: the Dask worker {address} left the cluster; its units run again")
+
+    return open_backend(args.backend, args.jobs, args.scheduler, on_lost=lost)
 
 
 def _open_store(args, command, ns):
@@ -1027,7 +1030,14 @@ def cmd_verify(args):
 
 def main(argv=None):
     """Entry point of the ``parqueens`` command; returns the exit code."""
-    from .backends import BackendError, Terminated, WorkerDied, raise_on_sigterm
+    from .backends import (
+        BackendError,
+        ClusterLost,
+        ClusterUnreachable,
+        Terminated,
+        WorkerDied,
+        raise_on_sigterm,
+    )
     from .store import CheckpointError
 
     parser = build_parser()
@@ -1045,6 +1055,9 @@ def main(argv=None):
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
+    except ClusterUnreachable as exc:
+        print(f"parqueens: error: {exc}", file=sys.stderr)
+        return 3
     except (ValueError, TypeError, OverflowError, CheckpointError, BackendError) as exc:
         print(f"parqueens: error: {exc}", file=sys.stderr)
         return 2
@@ -1067,12 +1080,12 @@ def main(argv=None):
     except WorkerDied as exc:
         checkpoint = getattr(args, "checkpoint", None)
         keep = (
-            f"finished units are kept in {checkpoint}; run the same command again to resume"
+            f"finished units are kept in {checkpoint}: {_resume_hint()}"
             if checkpoint
             else "finished units are lost (use --checkpoint FILE to keep them)"
         )
         print(f"parqueens: error: {exc}; {keep}", file=sys.stderr)
-        return 1
+        return 3 if isinstance(exc, ClusterLost) else 1
     except RuntimeError as exc:
         if "cannot cache function" not in str(exc):
             raise
@@ -1102,6 +1115,15 @@ def _run(args):
     return args.func(args)
 
 
+def _resume_hint():
+    """How to resume: the exact command that was run."""
+    import shlex
+
+    if not sys.argv[1:]:
+        return "run the same command again to resume"
+    return f"run `parqueens {shlex.join(sys.argv[1:])}` again to resume"
+
+
 def _interrupt_message(args, exc, code):
     what = "terminated" if code == 143 else "interrupted"
     detail = ""
@@ -1113,12 +1135,8 @@ def _interrupt_message(args, exc, code):
         detail = f" during n = {exc.n} with {exc.finished} of {exc.units} units finished"
     checkpoint = getattr(args, "checkpoint", None) if args else None
     if checkpoint:
-        import shlex
-
-        cmd = shlex.join(sys.argv[1:]) if sys.argv[1:] else "the same command"
         return (
-            f"parqueens: {what}{detail}; finished units are kept in {checkpoint}: "
-            f"run `parqueens {cmd}` again to resume"
+            f"parqueens: {what}{detail}; finished units are kept in {checkpoint}: {_resume_hint()}"
         )
     if args is not None and getattr(args, "command", None) in ("count", "table"):
         return (

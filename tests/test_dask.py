@@ -18,7 +18,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from parqueens.backends import BackendError, dask_client  # noqa: E402
+from parqueens.backends import BackendError, _watch_workers, dask_client  # noqa: E402
 from parqueens.runner import run_count  # noqa: E402
 from parqueens.store import RunStore  # noqa: E402
 
@@ -185,7 +185,7 @@ def test_unreachable_scheduler(unreachable_run):
     assert "seconds" in done, "still waiting for tcp://127.0.0.1:1 after 60 s"
     out, err = done["output"]
     r = subprocess.CompletedProcess(p.args, p.returncode, out, err)
-    assert_one_line_error(r)
+    assert_one_line_error(r, code=3)  # the cluster is not there: as when it is lost mid-run
     assert "127.0.0.1:1" in err
     assert done["seconds"] < 20
 
@@ -222,14 +222,53 @@ def test_worker_lost_mid_run(tmp_path):
             except sqlite3.Error:
                 pass
             time.sleep(0.02)
+        lost = []
         with distributed.Client(cluster) as client:
-            workers = sorted(client.run(os.getpid).values())
-        assert proc.poll() is None and workers, "the run ended before a worker could be killed"
-        psutil.Process(workers[0]).kill()
-        out, err = proc.communicate(timeout=120)
+            pids = client.run(os.getpid)
+            watch = _watch_workers(client, lost.append, every=0.2)
+            assert proc.poll() is None and pids, "the run ended before a worker could be killed"
+            address, pid = sorted(pids.items())[0]
+            psutil.Process(pid).kill()
+            out, err = proc.communicate(timeout=120)
+            deadline = time.monotonic() + 10
+            while not lost and time.monotonic() < deadline:
+                time.sleep(0.05)
+            watch.set()
+        assert lost == [address]  # what the command notes on stderr (here --quiet)
     assert "Traceback" not in err, err
     if proc.returncode == 0:
         assert out.strip() == str(A000170[16])
     else:
         assert proc.returncode in (1, 2), (proc.returncode, err)
         assert "parqueens" in err
+
+
+def test_scheduler_lost_mid_run(tmp_path):
+    """The scheduler gone mid-run: one line, exit 3 (the cluster is not
+    there), the exact command to resume, and the finished units kept."""
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    )
+    ck = tmp_path / "gone.sqlite"
+    args = ["count", 18, "--backend", "dask", "--scheduler", cluster.scheduler_address]
+    proc = popen_cli([*args, "--checkpoint", ck, "--quiet"])
+    try:
+        deadline = time.monotonic() + 60
+        stored = 0
+        while stored < 1 and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                db = sqlite3.connect(f"file:{ck}?mode=ro", uri=True, timeout=0.2)
+                stored = db.execute("SELECT count(*) FROM units").fetchone()[0]
+                db.close()
+            except sqlite3.Error:
+                pass
+            time.sleep(0.05)
+        assert stored and proc.poll() is None, "no unit stored while the cluster ran"
+    finally:
+        cluster.close()
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 3, (proc.returncode, err)
+    assert out == "" and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "connection to the Dask scheduler was lost" in err
+    assert f"--checkpoint {ck} --quiet` again to resume" in err
