@@ -190,6 +190,22 @@ def test_unreachable_scheduler(unreachable_run):
     assert done["seconds"] < 20
 
 
+def _wait_for_a_unit(proc, checkpoint, deadline=60):
+    """Wait until the run ``proc`` has stored a unit in ``checkpoint`` (or
+    ended, or the deadline passed); returns the units stored."""
+    end = time.monotonic() + deadline
+    stored = 0
+    while stored < 1 and time.monotonic() < end and proc.poll() is None:
+        try:
+            db = sqlite3.connect(f"file:{checkpoint}?mode=ro", uri=True, timeout=0.2)
+            stored = db.execute("SELECT count(*) FROM units").fetchone()[0]
+            db.close()
+        except sqlite3.Error:
+            pass
+        time.sleep(0.02)
+    return stored
+
+
 def test_worker_lost_mid_run(tmp_path):
     """A Dask worker killed mid-run: Dask reschedules its tasks and the run
     completes with the right count (or, at worst, stops with a clear error)."""
@@ -212,16 +228,7 @@ def test_worker_lost_mid_run(tmp_path):
                 "--quiet",
             ]
         )
-        deadline = time.monotonic() + 60
-        stored = 0
-        while stored < 1 and time.monotonic() < deadline and proc.poll() is None:
-            try:
-                db = sqlite3.connect(f"file:{ck}?mode=ro", uri=True, timeout=0.2)
-                stored = db.execute("SELECT count(*) FROM units").fetchone()[0]
-                db.close()
-            except sqlite3.Error:
-                pass
-            time.sleep(0.02)
+        _wait_for_a_unit(proc, ck)
         lost = []
         with distributed.Client(cluster) as client:
             pids = client.run(os.getpid)
@@ -253,17 +260,7 @@ def test_scheduler_lost_mid_run(tmp_path):
     args = ["count", 18, "--backend", "dask", "--scheduler", cluster.scheduler_address]
     proc = popen_cli([*args, "--checkpoint", ck, "--quiet"])
     try:
-        deadline = time.monotonic() + 60
-        stored = 0
-        while stored < 1 and time.monotonic() < deadline and proc.poll() is None:
-            try:
-                db = sqlite3.connect(f"file:{ck}?mode=ro", uri=True, timeout=0.2)
-                stored = db.execute("SELECT count(*) FROM units").fetchone()[0]
-                db.close()
-            except sqlite3.Error:
-                pass
-            time.sleep(0.05)
-        assert stored and proc.poll() is None, "no unit stored while the cluster ran"
+        assert _wait_for_a_unit(proc, ck) and proc.poll() is None, "no unit stored in time"
     finally:
         cluster.close()
     out, err = proc.communicate(timeout=120)
