@@ -59,6 +59,10 @@ _WINDOW_PER_JOB = 2
 #: holds at most some ten thousand solutions (73,712 on a free 13-board).
 _ROWS_PER_UNIT = 13
 
+#: Solutions a unit may write at once; a plain unit with more is split into
+#: its children (73,712 fit a free 13-row remainder: 1.2 MB at n = 16).
+_UNIT_ROWS = 1 << 17
+
 #: Rows read back at a time for the mirrored half (bounds the memory).
 _MIRROR_ROWS = 1 << 16
 
@@ -68,12 +72,21 @@ def _listing_method(n, unique, fixed):
     return "d4" if unique and n >= 4 else "plain"
 
 
-def _listing_depth(n, method, fixed=()):
-    # The shallowest prefix below which at most _ROWS_PER_UNIT rows are free
-    # (fixed queens' rows do not branch), at least the method's smallest.
-    fixed_rows = {r for r, _ in fixed}
+def _listing_depth(n, method, fixed=(), jobs=1):
+    """The split depth of a listing.  Without fixed queens, the shallowest
+    prefix below which at most _ROWS_PER_UNIT rows are free (a bounded number
+    of solutions per unit), at least the method's smallest.  With fixed
+    queens, the count's (:func:`parqueens.units.auto_depth`: enough units for
+    the jobs): they prune the search, so a unit holds far fewer solutions,
+    and 13 free rows above fixed bottom rows took some 10**6 units built in
+    Python (50 s where the count took 1.5 s); a unit that still finds more
+    solutions than a buffer holds is split further as it is searched."""
+    if fixed:
+        from .units import auto_depth
+
+        return max(min_depth(method, True), auto_depth(n, method, jobs, fixed))
     depth = min_depth(method, True)
-    while depth < n - 3 and sum(r not in fixed_rows for r in range(depth, n)) > _ROWS_PER_UNIT:
+    while depth < n - 3 and n - depth > _ROWS_PER_UNIT:
         depth += 1
     return depth
 
@@ -100,27 +113,36 @@ def _enumerate_units(units, unique, limit):
     import numpy as np
 
     from .kernels import WORK_SIZE, _bans_beyond, _keep_canonical, _list
-    from .units import unit_masks
+    from .units import children, unit_masks
 
     n = units[0].n
-    out = np.empty((1 << 17, n), np.uint8)  # a 13-row remainder's solutions fit
+    out = np.empty((2 * _UNIT_ROWS, n), np.uint8)
     work = np.zeros(WORK_SIZE, np.uint64)
     k = 0
-    for unit in units:
+    todo = list(reversed(units))  # a stack: the next unit last
+    while todo:
+        unit = todo.pop()
         spec = unit_masks(unit, unique)
         if not spec.ok:
             continue
+        if len(out) - k < _UNIT_ROWS:
+            out = np.concatenate([out[:k], np.empty((len(out), n), np.uint8)])
         banned = True if _bans_beyond(n, spec.allowed) else None
         # The kernel's limit counts what it records; with unique not all of
         # it is canonical, so the limit is applied after the filter.
-        while True:
-            left = limit - k if limit and not unique else 0
-            room = out[k : k + left] if left else out[k:]
-            got, complete = _list(n, spec.allowed, banned, room, work)
-            if complete or (left and got == left):
-                break
-            # Search the unit again in a larger buffer (rare: few units fill it).
-            out = np.concatenate([out[:k], np.empty((8 * len(out), n), np.uint8)])
+        left = limit - k if limit and not unique else 0
+        room = out[k : k + left] if 0 < left < _UNIT_ROWS else out[k : k + _UNIT_ROWS]
+        got, complete = _list(n, spec.allowed, banned, room, work)
+        if not complete and not (left and got == left):
+            deeper = children(unit)
+            if deeper:
+                # More solutions than a buffer: search its children instead,
+                # in order (bounded memory, however many the unit holds).
+                todo.extend(reversed(deeper))
+                continue
+            while not complete:  # a unit of another method: a larger buffer
+                out = np.concatenate([out[:k], np.empty((8 * len(out), n), np.uint8)])
+                got, complete = _list(n, spec.allowed, banned, out[k:], work)
         if spec.leaf_mode:
             got = _keep_canonical(n, out[k:], got)
         k += got
@@ -189,7 +211,7 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     from .units import iter_units
 
     if split_depth is None:
-        depth = _listing_depth(n, method, fixed)
+        depth = _listing_depth(n, method, fixed, jobs)
     else:
         depth = check_split_depth(split_depth, n, method, min_depth(method, True))
     # The mirror: the left half and the middle column searched, the rest read back.
@@ -304,11 +326,12 @@ def planned_count(n, *, unique=False, fixed=None, limit=None, jobs=None, fits=No
     ``unique``: an eighth of the total).  ``fits``: None, or a predicate on
     a number of solutions (such as whether their file fits in the free
     space); if it rejects twice the
-    estimate (capped at ``limit``), the solutions are counted (as
-    :func:`parqueens.run_count`, with ``jobs``), so that only the real
-    number is refused, unless more than 18 rows are left to search (the
-    count would take minutes or more): then the estimate stands.  Other
-    parameters as :func:`iter_blocks`.
+    estimate (capped at ``limit``) but takes half of it, the solutions are
+    counted (as :func:`parqueens.run_count`, with ``jobs``), so that a
+    number near the limit is decided on the real count; the estimate stands
+    when even half of it is rejected, or more than 18 rows are left to
+    search (the count would take minutes or more).  Other parameters as
+    :func:`iter_blocks`.
 
     Returns ``(count, exact)``: an int, at most ``limit``, and whether it
     is the number the listing will yield.  Raises like :func:`iter_blocks`.
@@ -326,6 +349,7 @@ def planned_count(n, *, unique=False, fixed=None, limit=None, jobs=None, fits=No
             fits is None
             or fits(cap(int(_ESTIMATE_MARGIN * guess) + 1))
             or n - len(fixed) > _COUNTABLE_ROWS
+            or not fits(cap(int(guess / _ESTIMATE_MARGIN)))  # not even half: no need to count
         ):
             return cap(round(guess)), False
     from .runner import run_count

@@ -355,6 +355,21 @@ def _extend(n, start, depth, rows):
                 stack.append((prefix + (c,), cols | bit, ((ld | bit) << 1) & full, (rd | bit) >> 1))
 
 
+def children(unit):
+    """The units one row deeper than a ``plain`` unit, in lexicographic order:
+    its prefix extended by each square of the next row that the prefix and
+    the fixed queens leave (a list of :class:`WorkUnit`; empty for a unit of
+    another method, whose prefixes follow other rules)."""
+    if unit.method != "plain" or unit.last is not None:
+        return []
+    rows = _fixed_rows(unit.n, unit.fixed)
+    depth = len(unit.prefix) + 1
+    return [
+        WorkUnit(unit.n, unit.method, prefix, unit.weight, unit.fixed, unit.lexicographic)
+        for prefix in _extend(unit.n, unit.prefix, depth, rows)
+    ]
+
+
 #: Above this many units (a deep split depth), :func:`work_shares` counts
 #: units: they are then small, their set-up outweighs their search, and
 #: counting them tells the time left better (and ``status`` need not build
