@@ -1004,7 +1004,14 @@ def cmd_verify(args):
     parts.append("no duplicates" if not duplicates else f"{duplicates} DUPLICATES")
     if args.unique:
         parts.append("all canonical" if not not_canonical else f"{not_canonical} NOT CANONICAL")
-    ok = not (invalid or duplicates or not_canonical)
+    # Empty lines the reader skipped among solutions: a line blanked out
+    # would otherwise pass unnoticed.
+    empty = getattr(reader, "empty_lines", [])
+    if empty:
+        k = len(empty) + reader.empty_lines_more
+        parts.append(f"{k} EMPTY LINE{'S' * (k > 1)}")
+        first_bad = first_bad or f"line {empty[0]} is empty (not a solution of n = {n})"
+    ok = not (invalid or duplicates or not_canonical or empty)
     if args.complete:
         from .runner import run_count
 

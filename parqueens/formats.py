@@ -945,6 +945,10 @@ class _TextReader(SolutionReader):
         self._grid = []  # queen columns of the board/matrix solution being read
         self._grid_start = None  # line number of its first line
         self._blanks = 0  # blank lines before any content: empty solutions if none follows
+        #: Lines skipped as empty among solutions of n > 0 columns (perm, jsonl).
+        self.empty_lines = []
+        self._blank_lines = []  # those before any content
+        self.empty_lines_more = 0  # beyond the first 100
         self._rows = self._solutions()
 
     def _solutions(self):
@@ -1031,12 +1035,21 @@ class _TextReader(SolutionReader):
                 return ()
             if self.n is None:
                 self._blanks += 1
+                self._blank_lines.append(self._lineno)
+                return None
+        if not isinstance(self._spec, _GridFormat):
+            if len(self.empty_lines) < 100:  # skipped; verify reports them
+                self.empty_lines.append(self._lineno)
+            else:
+                self.empty_lines_more += 1
         return None
 
     def _check_length(self, length):
         """The first solution sets n; the others must have length n."""
         if self.n is None:
             self.n = length
+            if length and not isinstance(self._spec, _GridFormat):
+                self.empty_lines.extend(self._blank_lines[:100])
         if length != self.n:
             raise ValueError(f"{self._where()}: expected {self.n} columns, got {length}")
 

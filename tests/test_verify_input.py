@@ -262,3 +262,23 @@ def test_cli_bad_npy_file(tmp_path, cli, name):
     r = cli("verify", name, cwd=tmp_path)
     assert_one_line_error(r)
     assert r.stderr.startswith(f"parqueens: error: {name} is not a valid .npy file of solutions: ")
+
+
+@pytest.mark.parametrize("fmt", ["perm", "jsonl"])
+@pytest.mark.parametrize("line", [1, 40, 92])
+def test_verify_reports_an_empty_line(cli, tmp_path, fmt, line):
+    # A blanked-out line would otherwise pass as one solution fewer.
+    path = tmp_path / f"s.{fmt}"
+    assert cli("solutions", 8, "--out", path, "--quiet").returncode == 0
+    lines = path.read_text().splitlines(keepends=True)
+    lines[line - 1] = "\n"
+    path.write_text("".join(lines))
+    r = cli("verify", path)
+    assert r.returncode == 1, r.stderr
+    assert "91 solutions of n = 8" in r.stdout and "1 EMPTY LINE" in r.stdout
+    assert f"first problem: line {line} is empty" in r.stderr
+    board = tmp_path / "b.board"
+    assert cli("solutions", 6, "--format", "board", "--out", board).returncode == 0
+    board.write_text(board.read_text().replace("\n\n", "\n\n\n"))  # extra separators: fine
+    r = cli("verify", board)
+    assert r.returncode == 0 and "EMPTY" not in r.stdout
