@@ -7,7 +7,6 @@ stderr, never a traceback); 130 interrupted (Ctrl-C); 143 terminated
 """
 
 import argparse
-import functools
 import json
 import os
 import re
@@ -873,7 +872,7 @@ def _named_format(args, default):
     return default
 
 
-def _writer(args, n, fmt, expected, estimated=False):
+def _writer(args, n, fmt, expected, estimated=False, reserve=0):
     from .formats import SolutionWriter
 
     return SolutionWriter(
@@ -884,6 +883,7 @@ def _writer(args, n, fmt, expected, estimated=False):
         force=args.force,
         expected_count=expected,
         estimated=estimated,
+        reserve=reserve,
     )
 
 
@@ -891,18 +891,26 @@ def cmd_solutions(args):
     fmt = _output_format(args)
     fixed = checks.check_fixed(checks.check_n(args.n), args.fixed)
     checks.check_unique_fixed(args.unique, fixed)
-    from .listing import iter_blocks, planned_count
+    from .listing import iter_blocks, planned_count, spill_bytes
 
     if checks.fixed_conflict(fixed):
         _note(args, f"no solution: {checks.fixed_conflict(fixed)}")
     to_file = args.out and args.out != "-"
     expected, exact = None, False
+
+    def spill(count):  # the listing's temporary file, beside the output
+        return spill_bytes(args.n, count, unique=args.unique, fixed=fixed) if to_file else 0
+
     if (to_file and not args.force) or _show_progress(args):
         fits = None
         if to_file and not args.force:
             from .formats import fits as fits_on_disk
 
-            fits = functools.partial(fits_on_disk, args.out, fmt, args.n, one_based=args.one_based)
+            def fits(count):
+                return fits_on_disk(
+                    args.out, fmt, args.n, count, one_based=args.one_based, reserve=spill(count)
+                )
+
         expected, exact = planned_count(
             args.n, unique=args.unique, fixed=fixed, limit=args.limit, jobs=args.jobs, fits=fits
         )
@@ -911,7 +919,8 @@ def cmd_solutions(args):
         from tqdm import tqdm  # only here: 0.02 s of start-up
 
         bar = tqdm(total=expected, file=sys.stderr, unit="sol", unit_scale=True, desc=f"n={args.n}")
-    with _writer(args, args.n, fmt, expected, estimated=not exact) as w:
+    reserve = spill(expected) if expected is not None else 0
+    with _writer(args, args.n, fmt, expected, estimated=not exact, reserve=reserve) as w:
         try:
             for block in iter_blocks(
                 args.n,
@@ -920,6 +929,7 @@ def cmd_solutions(args):
                 jobs=args.jobs,
                 limit=args.limit,
                 arrays=False,
+                spill_dir=os.path.dirname(w.path) if w.path else None,
             ):
                 w.write_many(block)
                 if bar is not None:

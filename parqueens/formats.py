@@ -507,18 +507,20 @@ def _umask():
     return mask
 
 
-def _space(path, fmt, n, count, one_based):
-    """(bytes needed, bytes free) for ``count`` solutions written to ``path``."""
+def _space(path, fmt, n, count, one_based, reserve=0):
+    """(bytes needed, bytes free) for ``count`` solutions written to ``path``
+    and ``reserve`` bytes more in its folder."""
     folder = os.path.dirname(os.path.realpath(os.fspath(path)))
-    need = estimate_size(fmt, n, count, one_based=one_based)
+    need = estimate_size(fmt, n, count, one_based=one_based) + reserve
     return need, shutil.disk_usage(folder).free
 
 
-def fits(path, fmt, n, count, *, one_based=False):
-    """Whether ``count`` solutions in format ``fmt`` fit in the free space
-    of the folder of ``path`` (:func:`estimate_size` against
+def fits(path, fmt, n, count, *, one_based=False, reserve=0):
+    """Whether ``count`` solutions in format ``fmt``, and ``reserve`` bytes
+    more (say a listing's temporary file), fit in the free space of the
+    folder of ``path`` (:func:`estimate_size` against
     ``shutil.disk_usage(folder).free``): bool.  The folder must exist."""
-    need, free = _space(path, fmt, n, count, one_based)
+    need, free = _space(path, fmt, n, count, one_based, reserve)
     return need <= free
 
 
@@ -558,6 +560,9 @@ class SolutionWriter:
         against :func:`estimate_size` before anything is created.
     estimated : bool
         ``expected_count`` is an estimate (the refusal says "about").
+    reserve : int
+        Bytes needed in the same folder besides the output (a listing's
+        temporary file), added to the free-space check.
 
     Attributes
     ----------
@@ -591,7 +596,16 @@ class SolutionWriter:
     """
 
     def __init__(
-        self, path, fmt, n, *, one_based=False, force=False, expected_count=None, estimated=False
+        self,
+        path,
+        fmt,
+        n,
+        *,
+        one_based=False,
+        force=False,
+        expected_count=None,
+        estimated=False,
+        reserve=0,
     ):
         self.fmt = check_format(fmt)
         self.n = _check_int(n, "n")
@@ -614,12 +628,13 @@ class SolutionWriter:
             return
         self.path = check_output_path(path, self.force)
         if expected_count is not None and not self.force:
-            need, free = _space(self.path, fmt, self.n, expected_count, self.one_based)
+            need, free = _space(self.path, fmt, self.n, expected_count, self.one_based, reserve)
             if need > free:
                 raise NotEnoughSpace(
                     errno.ENOSPC,
-                    f"not enough space for the output: need {'about ' * bool(estimated)}"
-                    f"{need} bytes, "
+                    f"not enough space for the output"
+                    f"{' and its temporary file' * bool(reserve)}: need "
+                    f"{'about ' * bool(estimated)}{need} bytes, "
                     f"{free} free (use --force to write anyway)",
                     os.path.dirname(self.path),
                 )

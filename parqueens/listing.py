@@ -153,7 +153,17 @@ def _enumerate_units(units, unique, limit):
     return out[:k].copy()
 
 
-def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=None, arrays=True):
+def iter_blocks(
+    n,
+    *,
+    unique=False,
+    fixed=None,
+    jobs=1,
+    limit=None,
+    split_depth=None,
+    arrays=True,
+    spill_dir=None,
+):
     """Solutions in lexicographic order, as blocks.
 
     Parameters
@@ -172,6 +182,10 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
         Stop after this many solutions.
     split_depth : int or None
         Rows pre-placed per unit (None: so that about 13 free rows are left).
+    spill_dir : str or None
+        Folder of the temporary file that holds the left half of the
+        solutions while a listing of all of them runs (n bytes each, see
+        :func:`spill_bytes`); None: the system's (``TMPDIR``).
     arrays : bool
         False: a board small enough to be solved without the kernels
         (:mod:`parqueens.small`) comes as one list of tuples, without
@@ -225,7 +239,7 @@ def iter_blocks(n, *, unique=False, fixed=None, jobs=1, limit=None, split_depth=
     if not mirror:
         yield from blocks
         return
-    yield from _mirrored(n, blocks, limit)
+    yield from _mirrored(n, blocks, limit, spill_dir)
 
 
 def _searched(units, unique, limit, jobs):
@@ -268,7 +282,15 @@ def _limited(blocks, limit):
         blocks.close()
 
 
-def _mirrored(n, blocks, limit):
+def spill_bytes(n, count, *, unique=False, fixed=None):
+    """Bytes of the temporary file a listing of ``count`` solutions needs
+    besides its output: the mirror's left half, n bytes a solution (0 for
+    the listings that search everything: ``unique``, fixed queens)."""
+    mirror = not unique and not fixed and n >= UNITS_FROM
+    return n * ((count + 1) // 2) if mirror else 0
+
+
+def _mirrored(n, blocks, limit, spill_dir=None):
     """``blocks`` (the left half and the middle column, in order), then the
     right half: the left half's mirror images, read back from a spill file
     column by column from the middle out, each backwards; at most ``limit``
@@ -278,11 +300,19 @@ def _mirrored(n, blocks, limit):
     half = n // 2  # row-0 columns 0..half-1 have mirror images
     per_column = np.zeros(n, np.int64)
     emitted = 0
-    with tempfile.TemporaryFile() as spill, contextlib.closing(blocks):
+    with tempfile.TemporaryFile(dir=spill_dir) as spill, contextlib.closing(blocks):
         for block in blocks:
             # Sorted: the rows of the left half come first (a view, no copy).
             left = block[: np.searchsorted(block[:, 0], half)]
-            spill.write(np.ascontiguousarray(left).data)
+            try:
+                spill.write(np.ascontiguousarray(left).data)
+            except OSError as exc:  # say which file, which a bare ENOSPC does not
+                raise OSError(
+                    exc.errno,
+                    f"{exc.strerror} (writing the listing's temporary file of the mirrored "
+                    f"half, n bytes for every other solution; TMPDIR chooses its folder)",
+                    spill_dir or tempfile.gettempdir(),
+                ) from None
             per_column += np.bincount(left[:, 0], minlength=n)
             emitted += len(block)
             yield block

@@ -426,8 +426,11 @@ def test_free_space_checked_on_the_real_count(cli, tmp_path, monkeypatch):
     import shutil
 
     from parqueens.formats import estimate_size
+    from parqueens.listing import spill_bytes
 
-    need = estimate_size("npy", 14, naive.A000170[14])
+    # the output, and the listing's temporary file of the mirrored half beside it
+    need = estimate_size("npy", 14, naive.A000170[14]) + spill_bytes(14, naive.A000170[14])
+    assert spill_bytes(14, naive.A000170[14]) == 14 * naive.A000170[14] // 2
     fake = shutil.disk_usage(tmp_path)._replace(free=need - 1)
     monkeypatch.setattr(shutil, "disk_usage", lambda path: fake)
     r = cli("solutions", 14, "--out", "s.npy", "--jobs", 2, cwd=tmp_path)
@@ -458,7 +461,7 @@ def test_free_space_refused_on_the_estimate_for_large_boards(cli, tmp_path, monk
     fake = shutil.disk_usage(tmp_path)._replace(free=1000)
     monkeypatch.setattr(shutil, "disk_usage", lambda path: fake)
     r = cli("solutions", 20, "--limit", 10**6, "--out", "s.npy", cwd=tmp_path)
-    need = estimate_size("npy", 20, 10**6)
+    need = estimate_size("npy", 20, 10**6) + 20 * 10**6 // 2
     assert r.returncode != 0 and f"need about {need} bytes, 1000 free" in r.stderr
     assert files_in(tmp_path) == []
     # a board of 20 rows with 10 fixed: counted at once, and written

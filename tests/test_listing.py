@@ -370,3 +370,34 @@ def listing_depth_for(n, fixed):
     from parqueens.listing import _listing_depth
 
     return _listing_depth(n, "plain", fixed, 2)
+
+
+def test_spill_file_folder_and_a_full_disk(tmp_path, monkeypatch):
+    # The mirror's temporary file goes where it is told (the CLI: beside the
+    # output), and a full disk there is named, not a bare ENOSPC.
+    import errno
+    import io
+    import tempfile
+
+    from parqueens import listing
+
+    folders = []
+    real = tempfile.TemporaryFile
+
+    def recorded(*args, dir=None, **kw):
+        folders.append(dir)
+        return real(*args, dir=dir, **kw)
+
+    monkeypatch.setattr(listing.tempfile, "TemporaryFile", recorded)
+    assert len(from_blocks(12, jobs=1, spill_dir=str(tmp_path))) == naive.A000170[12]
+    assert str(tmp_path) in folders  # (numba writes its cache through TemporaryFile too)
+
+    class Full(io.BytesIO):
+        def write(self, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(listing.tempfile, "TemporaryFile", lambda *a, **k: Full())
+    with pytest.raises(OSError) as info:
+        from_blocks(12, jobs=1, spill_dir=str(tmp_path))
+    assert info.value.errno == errno.ENOSPC and info.value.filename == str(tmp_path)
+    assert "temporary file of the mirrored half" in str(info.value)
