@@ -946,13 +946,15 @@ def cmd_solutions(args):
 
 def cmd_first(args):
     fmt = _output_format(args)
-    checks.check_fixed(checks.check_n(args.n), args.fixed)
+    fixed = checks.check_fixed(checks.check_n(args.n), args.fixed)
     from .listing import first_solution
 
-    sol = first_solution(args.n, fixed=args.fixed)
+    sol = first_solution(args.n, fixed=fixed)
     if sol is None:
+        conflict = checks.fixed_conflict(fixed)
         print(
-            f"no solution for n = {args.n}" + (" with these fixed queens" if args.fixed else ""),
+            f"no solution for n = {args.n}"
+            + (f": {conflict}" if conflict else " with these fixed queens" if fixed else ""),
             file=sys.stderr,
         )
         return 1

@@ -304,6 +304,15 @@ def test_first_no_solution(cli, tmp_path, name):
     assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) == 1
 
 
+def test_first_conflicting_fixed_queens_says_why(cli):
+    # as count and solutions do
+    r = cli("first", 8, "--fixed", "0:0,1:1")
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == "no solution for n = 8: fixed queens 0:0 and 1:1 share a diagonal\n"
+    r = cli("first", 8, "--fixed", "0:0,1:2,2:4")  # compatible, but no completion
+    assert r.returncode == 1 and "with these fixed queens" in r.stderr
+
+
 # ---------------------------------------------------------------- construct
 
 
