@@ -347,7 +347,7 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
     cluster = None
     try:
         if scheduler:
-            client = Client(scheduler, timeout=timeout)
+            client = _connect(Client, scheduler, timeout)
         else:
             cluster = LocalCluster(
                 n_workers=n_workers,
@@ -357,10 +357,10 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
                 dashboard_address=None,
             )
             client = Client(cluster, timeout=timeout)
-    except (OSError, TimeoutError) as exc:
+    except Exception as exc:  # what does not answer as a scheduler, however it fails
         if cluster is not None:
             cluster.close()
-        detail = " ".join(str(exc).split())
+        detail = " ".join(str(exc).split()) or type(exc).__name__
         raise ClusterUnreachable(f"cannot reach the Dask scheduler {scheduler}: {detail}") from None
     watch = _watch_workers(client, on_lost) if on_lost is not None else None
     try:
@@ -373,6 +373,30 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _connect(client_type, scheduler, timeout):
+    """``Client(scheduler)``, given up after ``timeout`` seconds and a few
+    more: a peer that accepts the connection but never answers (not a
+    scheduler) would otherwise hold the handshake for ever; one that sends
+    something else makes Dask read a message length from it (a
+    MemoryError), reported as unreachable too."""
+    box = {}
+
+    def connect():
+        try:
+            box["client"] = client_type(scheduler, timeout=timeout)
+        except BaseException as exc:  # handed to the caller
+            box["error"] = exc
+
+    thread = threading.Thread(target=connect, daemon=True, name="parqueens-dask-connect")
+    thread.start()
+    thread.join(timeout + 5)
+    if "error" in box:
+        raise box["error"]
+    if "client" not in box:
+        raise TimeoutError(f"no answer as a Dask scheduler within {timeout + 5} s")
+    return box["client"]
 
 
 def _watch_workers(client, on_lost, every=1.0):

@@ -469,12 +469,14 @@ def _open_store(args, command, ns):
     from .runner import run_identity
     from .store import RunStore
 
-    params = {
-        "command": command,
-        "n": ns,
-        **run_identity(args.method, args.unique, getattr(args, "fixed", None)),
-    }
-    return RunStore(args.checkpoint, params)
+    identity = run_identity(args.method, args.unique, getattr(args, "fixed", None))
+    store = RunStore(args.checkpoint, {"command": command, "n": ns, **identity})
+    try:
+        store.claim(identity)  # another run's file is refused before any output
+    except BaseException:
+        store.close()
+        raise
+    return store
 
 
 def _maybe_estimate(args, n, jobs, fixed=None):
@@ -645,6 +647,7 @@ def cmd_table(args):
         if store is not None:  # refused before the header is printed
             try:
                 for n in ns:
+                    store.check_size(n)  # every stored row checked before the header
                     if args.split_depth is not None:
                         store.check_depth(n, args.split_depth)
                     method = checks.resolve_method(args.method, n, (), args.unique)
@@ -770,37 +773,39 @@ def cmd_status(args):
 
     with RunStore(args.file) as store:
         params = store.params
-        if not {"command", "n", "method", "unique"} <= params.keys():
-            raise CheckpointError(
-                f"{args.file} was not made by the parqueens command (it has "
-                f"no count/table parameters)"
-            )
-        fixed = ",".join(f"{r}:{c}" for r, c in params.get("fixed") or [])
+        identity = store.identity()
+        if identity is None and {"method", "unique"} <= params.keys():
+            identity = params  # made by the command line before it recorded one
+        if identity is None:
+            raise CheckpointError(f"{args.file} holds no run yet (no count has used it)")
         summary = {s["n"]: s for s in store.summary()}  # every row checked before output
+        fixed = ",".join(f"{r}:{c}" for r, c in identity.get("fixed") or [])
+        sizes = sorted(set(summary) | set(params.get("n") or []))
         print(
-            f"checkpoint {args.file}: {params['command']} n={_range_text(params['n'])} "
-            f"method={params['method'] or 'd4'} unique={params['unique']}"
+            f"checkpoint {args.file}: method={identity.get('method') or 'd4'}"
             + (f" fixed={fixed}" if fixed else "")
+            + (f", n = {_range_text(sizes)}" if sizes else "")
         )
-        for n in sorted(set(params["n"]) | set(summary)):  # a library run may add sizes
+        for n in sizes:
             s = summary.get(n)
             if s is None:
                 print(f"n = {n}: not started")
                 continue
-            tally = tally_stored(_stored_method(params, n), s["units"])
-            total, fundamental = tally.total, tally.fundamental
+            tally = tally_stored(_stored_method(identity, n), s["units"])
             done, all_units = s["units_done"], s["units_total"]
+            total, fundamental = tally.total, tally.fundamental  # merged, as a resume does
+            if not all_units:  # a tiny board, solved without units: its record
+                total, fundamental = s["total"] or 0, s["fundamental"]
             line = f"n = {n}: {done}/{all_units} units"
-            if s["finished"]:
-                total, fundamental = s["total"], s["fundamental"]
+            if s["finished"] and done == all_units:
                 line += f", done: total {total}"
             else:
                 line += f", total so far {total}"
-                share = _done_share(params, n, s)
+                share = _done_share(identity, n, s)
                 if share:
                     left = s["seconds"] * (1 - share) / share
                     line += f", about {_format_seconds(left)} of work left at the rate so far"
-            if params["unique"] and fundamental is not None:
+            if s["classified"] and fundamental is not None and (n >= 4 or not all_units):
                 line += f", fundamental {fundamental}"
             line += f" ({_format_seconds(s['seconds'])} of work stored)"
             print(line)
@@ -811,7 +816,7 @@ def _stored_method(params, n):
     """The method a checkpoint's run of n uses (as the run resolved it)."""
     fixed = [tuple(q) for q in params.get("fixed") or []]
     try:
-        return checks.resolve_method(params["method"], n, fixed, params["unique"])
+        return checks.resolve_method(params.get("method"), n, fixed, False)
     except (ValueError, TypeError) as exc:
         from .store import CheckpointError
 
@@ -914,13 +919,15 @@ def cmd_solutions(args):
         expected, exact = planned_count(
             args.n, unique=args.unique, fixed=fixed, limit=args.limit, jobs=args.jobs, fits=fits
         )
-    bar = None
-    if _show_progress(args):
-        from tqdm import tqdm  # only here: 0.02 s of start-up
-
-        bar = tqdm(total=expected, file=sys.stderr, unit="sol", unit_scale=True, desc=f"n={args.n}")
     reserve = spill(expected) if expected is not None else 0
     with _writer(args, args.n, fmt, expected, estimated=not exact, reserve=reserve) as w:
+        bar = None  # after the writer, whose refusal must come alone
+        if _show_progress(args):
+            from tqdm import tqdm  # only here: 0.02 s of start-up
+
+            bar = tqdm(
+                total=expected, file=sys.stderr, unit="sol", unit_scale=True, desc=f"n={args.n}"
+            )
         try:
             for block in iter_blocks(
                 args.n,
@@ -1153,10 +1160,14 @@ def _interrupt_message(args, exc, code):
     if isinstance(exc, RunInterrupted):
         detail = f" during n = {exc.n} with {exc.finished} of {exc.units} units finished"
     checkpoint = getattr(args, "checkpoint", None) if args else None
+    if checkpoint and not os.path.exists(checkpoint):
+        return f"parqueens: {what} before anything was stored in {checkpoint}"
     if checkpoint:
         return (
             f"parqueens: {what}{detail}; finished units are kept in {checkpoint}: {_resume_hint()}"
         )
+    if getattr(args, "command", None) in ("count", "table") and not isinstance(exc, RunInterrupted):
+        return f"parqueens: {what} before the search started"
     if args is not None and getattr(args, "command", None) in ("count", "table"):
         return (
             f"parqueens: {what}{detail}; the finished units are lost (use --checkpoint "

@@ -73,10 +73,21 @@ def unit_checksum(n, unit_id, solutions, by_stab, nodes):
 
 def forget_unit_hint(path, n, unit_id):
     """How to drop one stored unit so that a resume searches it again."""
+    sql = f"DELETE FROM units WHERE n = {int(n)} AND unit_id = '{unit_id}'"
     return (
-        f'delete it (sqlite3 {path} "DELETE FROM units WHERE n = {n} AND '
-        f"unit_id = '{unit_id}'\") and resume to search it again, or start a new file"
+        f"delete it ({_shell(['sqlite3', os.fspath(path), sql])}) and resume to search "
+        f"it again, or start a new file"
     )
+
+
+def _shell(argv):
+    """``sqlite3 FILE "SQL"`` as typed in a shell: the file quoted as needed,
+    the SQL (which has no ``"``, ``$``, backquote or backslash) in double
+    quotes, on one line."""
+    import shlex
+
+    program, path, sql = argv
+    return f'{program} {shlex.quote(path)} "{sql}"'.replace("\n", " ")
 
 
 def _run_checksum(n, split_depth, units_total, classified, finished, total, fundamental):
@@ -107,10 +118,11 @@ class _Run:
     fundamental: int = None
 
 
-#: Parameters a checkpoint does not hold its runs to: a file serves every
-#: command and size of its work (method, fixed queens), and whether a size
-#: holds the symmetry classes that ``unique`` needs is recorded per size.
-_PER_SIZE_KEYS = {"command", "n", "unique"}
+#: Parameters not compared when a file is opened: a file serves every
+#: command and size of its work; its work (method, fixed queens) is checked
+#: by :meth:`RunStore.claim`, and whether a size holds the symmetry classes
+#: that ``unique`` needs is recorded per size.
+_PER_SIZE_KEYS = {"command", "n", "unique", "method", "fixed"}
 
 
 class CheckpointError(Exception):
@@ -283,6 +295,11 @@ class RunStore:
             self._check_params(stored, params)
         for table, columns in _COLUMNS.items():  # "no such column" is damage too
             self.db.execute(f"SELECT {columns} FROM {table} LIMIT 0")
+        # SQLite's own check of every page (a flipped bit in an index page
+        # is found by no query that reads the table alone): milliseconds.
+        problem = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if problem != "ok":
+            raise self._damaged(f"SQLite: {problem}")
         # Every count must be decimal text (int() of it cannot fail later);
         # this one scan also reads every page of units, finding corruption.
         counts = " AND ".join(map(_decimal, ("solutions", *_STAB.split(", "), "nodes")))
@@ -290,7 +307,10 @@ class RunStore:
             f"SELECT n, unit_id FROM units WHERE NOT coalesce({counts}, 0) LIMIT 1"
         ).fetchone()
         if bad:
-            raise self._damaged(f"n = {bad[0]}, unit {bad[1]}: a count is not a number")
+            raise self._damaged(
+                f"n = {bad[0]}, unit {bad[1]}: a count is not a number; "
+                f"{forget_unit_hint(self.path, bad[0], bad[1])}"
+            )
         bad = self.db.execute(
             f"SELECT n FROM runs WHERE NOT (total IS NULL OR "
             f"{_decimal('total')}) OR NOT (fundamental IS NULL OR "
@@ -309,11 +329,11 @@ class RunStore:
         finally:
             self.db.execute("ROLLBACK")
 
-    def _check_params(self, stored, params):
+    def _check_params(self, stored, params, skip=_PER_SIZE_KEYS):
         """Refuse a file whose recorded parameters differ from ``params``,
-        but for what names the command (``command``, the sizes ``n``) and
-        ``unique``, which :meth:`begin_run` checks per size."""
-        keys = sorted((set(stored) | set(params)) - _PER_SIZE_KEYS)
+        but for the keys ``skip`` (by default what names the command, and
+        what :meth:`claim` and :meth:`begin_run` check)."""
+        keys = sorted((set(stored) | set(params)) - set(skip))
         diff = ", ".join(
             f"{k}: {stored.get(k)!r} there, {params.get(k)!r} now"
             for k in keys
@@ -340,7 +360,7 @@ class RunStore:
                 f"{self.path} was opened for reading only (params None); "
                 f"open it with parameters to run with it"
             )
-        stored = self._run_identity()
+        stored = self.identity()
         if stored is None and set(identity) <= set(self.params):
             # made by the command line, whose parameters name the run
             stored = {k: self.params[k] for k in identity}
@@ -350,10 +370,11 @@ class RunStore:
                     "INSERT INTO meta VALUES ('run', ?)", (json.dumps(identity, sort_keys=True),)
                 )
             return
-        self._check_params(stored, identity)
+        self._check_params(stored, identity, skip={"unique"})  # unique: per size
 
-    def _run_identity(self):
-        """The identity recorded by :meth:`claim`, or None."""
+    def identity(self):
+        """The identity of the run recorded by :meth:`claim` (a dict:
+        ``method``, ``unique`` of the first run, ``fixed``), or None."""
         with self._sqlite_errors("read"):
             row = self.db.execute("SELECT value FROM meta WHERE key = 'run'").fetchone()
         try:
@@ -435,10 +456,16 @@ class RunStore:
             ).fetchall()
         out = []
         for n_, depth, units_total, classified, seconds, finished, total, fund, checksum in rows:
-            if checksum != _run_checksum(n_, depth, units_total, classified, finished, total, fund):
+            bad = checksum != _run_checksum(
+                n_, depth, units_total, classified, finished, total, fund
+            )
+            if bad or not isinstance(seconds, (int, float)) or not 0 <= seconds < 1e12:
+                what = "does not match its checksum" if bad else "has no valid work time"
+                sql = f"DELETE FROM runs WHERE n = {int(n_)}"
                 raise CheckpointError(
-                    f"{self.path}: the record of n = {n_} does not match its checksum "
-                    f"(the file was edited or is corrupted); start a new file"
+                    f"{self.path}: the record of n = {n_} {what} (the file was edited or is "
+                    f"corrupted); delete it ({_shell(['sqlite3', os.fspath(self.path), sql])}) "
+                    f"to count n = {n_} again, resuming the units stored, or start a new file"
                 )
             total = None if total is None else int(total)
             fund = None if fund is None else int(fund)
@@ -494,6 +521,12 @@ class RunStore:
             )
         self.check_classified(n, classified)
         return self._units(n)
+
+    def check_size(self, n):
+        """Read the record and the units of board size n (if any), checking
+        their checksums.  Raises :class:`CheckpointError`."""
+        self._runs(n)
+        self._units(n)
 
     def check_classified(self, n, classified):
         """Refuse a run of n that needs the units' symmetry classes

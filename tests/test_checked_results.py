@@ -159,3 +159,51 @@ def test_recheck_of_classified_units_by_a_run_without_classes(cli, tmp_path):
     assert cli("count", 10, "--method", "mirror", "--unique", "--checkpoint", path).returncode == 0
     r = cli("count", 10, "--method", "mirror", "--checkpoint", path, "--recheck", 1)
     assert (r.returncode, r.stdout) == (0, f"{A000170[10]}\n"), r.stderr
+
+
+def test_library_and_command_line_share_checkpoints(cli, tmp_path):
+    path = tmp_path / "lib.db"
+    with RunStore(path, {}) as store:
+        run_count(12, checkpoint=store)
+    r = cli("count", 12, "--checkpoint", path, "--json")
+    assert r.returncode == 0, r.stderr
+    import json
+
+    d = json.loads(r.stdout)
+    assert d["total"] == A000170[12] and d["resumed"] == d["units"]
+    r = cli("status", path)
+    assert r.returncode == 0 and "n = 12: " in r.stdout and "done: total 14200" in r.stdout
+    with RunStore(path, {}) as store:  # and back: the command line's units
+        assert run_count(13, checkpoint=store).total == A000170[13]
+
+
+def test_status_merges_the_units_and_checks_the_records(cli, finished):
+    path, (uid, _) = finished
+    _sql(path, f"DELETE FROM units WHERE unit_id = '{uid}'")
+    r = cli("status", path)
+    assert r.returncode == 0 and "done" not in r.stdout and "total so far" in r.stdout
+    _sql(path, "UPDATE runs SET seconds = 'abc'")
+    r = cli("status", path)
+    assert_one_line_error(r)
+    assert "no valid work time" in r.stderr and "DELETE FROM runs WHERE n = 11" in r.stderr
+
+
+def test_hints_are_commands_to_type(cli, tmp_path):
+    # the path quoted for a shell, the SQL in double quotes, on one line
+    folder = tmp_path / "my runs"
+    folder.mkdir()
+    path = folder / "e.db"
+    assert cli("count", 11, "--checkpoint", path).returncode == 0
+    [[(uid,)]] = _sql(path, "SELECT unit_id FROM units LIMIT 1")
+    _sql(path, f"UPDATE units SET s1 = s1 + 1 WHERE unit_id = '{uid}'")
+    r = cli("count", 11, "--checkpoint", path)
+    assert_one_line_error(r)
+    assert f"sqlite3 '{path}' \"DELETE FROM units WHERE n = 11 AND unit_id = '{uid}'\"" in r.stderr
+
+
+def test_recheck_needs_a_checkpoint(cli):
+    r = cli("count", 12, "--recheck", 0.5)
+    assert_one_line_error(r)
+    assert "checkpoint" in r.stderr
+    with pytest.raises(ValueError, match="checkpoint"):
+        run_count(12, recheck=0.5)

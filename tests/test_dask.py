@@ -269,3 +269,32 @@ def test_scheduler_lost_mid_run(tmp_path):
     assert len(err.strip().splitlines()) == 1, err
     assert "connection to the Dask scheduler was lost" in err
     assert f"--checkpoint {ck} --quiet` again to resume" in err
+
+
+def test_address_that_is_not_a_scheduler(cli):
+    # A service that answers something else (an SSH greeting): Dask reads a
+    # message length from it; reported as no scheduler there (exit 3), not as
+    # "not enough memory".
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def greet():
+        try:
+            conn, _ = server.accept()
+            conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n" * 64)
+            time.sleep(2)
+            conn.close()
+        except OSError:
+            pass
+
+    threading.Thread(target=greet, daemon=True).start()
+    port = server.getsockname()[1]
+    try:
+        r = cli("count", 10, "--backend", "dask", "--scheduler", f"tcp://127.0.0.1:{port}")
+    finally:
+        server.close()
+    assert_one_line_error(r, code=3)
+    assert "cannot reach the Dask scheduler" in r.stderr and "memory" not in r.stderr

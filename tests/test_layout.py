@@ -206,10 +206,10 @@ def test_checkpoint_identity_one_form(tmp_path, cli):
 def test_status_names_ranges_with_gaps(tmp_path, cli):
     ck = tmp_path / "t.db"
     assert cli("table", "4,6,8-9", "--checkpoint", ck, "-q").returncode == 0
-    assert "table n=4,6,8-9 " in cli("status", ck).stdout
+    assert "method=d4, n = 4,6,8-9\n" in cli("status", ck).stdout
 
 
-def test_second_interrupt_keeps_the_progress():
+def test_second_interrupt_keeps_the_progress(tmp_path):
     from parqueens.backends import RunInterrupted
     from parqueens.cli import _interrupt_message
 
@@ -219,6 +219,10 @@ def test_second_interrupt_keeps_the_progress():
         finally:
             raise KeyboardInterrupt  # the second Ctrl-C, while closing the store
     except KeyboardInterrupt as exc:
-        args = argparse.Namespace(command="count", checkpoint="c.db", out=None)
+        (tmp_path / "c.db").write_bytes(b"")
+        args = argparse.Namespace(command="count", checkpoint=str(tmp_path / "c.db"), out=None)
         message = _interrupt_message(args, exc, 130)
+        args.checkpoint = str(tmp_path / "none.db")  # interrupted before the file was made
+        before = _interrupt_message(args, exc, 130)
     assert "during n = 17 with 6 of 229 units finished" in message
+    assert before == f"parqueens: interrupted before anything was stored in {args.checkpoint}"
