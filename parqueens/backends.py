@@ -361,6 +361,8 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
         if cluster is not None:
             cluster.close()
         detail = " ".join(str(exc).split()) or type(exc).__name__
+        if not isinstance(exc, (OSError, TimeoutError)):  # Dask's reading of a stranger
+            detail = "what answers there is not a Dask scheduler"
         raise ClusterUnreachable(f"cannot reach the Dask scheduler {scheduler}: {detail}") from None
     watch = _watch_workers(client, on_lost) if on_lost is not None else None
     try:

@@ -52,6 +52,17 @@ def check_share(value, name):
     return float(value)
 
 
+def check_recheck(recheck, checkpoint):
+    """``recheck`` (None, or a share: :func:`check_share`), refused without
+    a checkpoint to compare with."""
+    if recheck is None:
+        return None
+    recheck = check_share(recheck, "recheck")
+    if checkpoint is None:
+        raise ValueError("recheck compares with a checkpoint: give one (--checkpoint)")
+    return recheck
+
+
 def check_method(method):
     """``method`` if it is one of :data:`parqueens.names.METHODS` or None."""
     if method is not None and method not in METHODS:

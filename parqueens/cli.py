@@ -635,6 +635,7 @@ def cmd_table(args):
     # Before the header is printed: the library's checks of every size.
     for n in ns:
         checks.check_count(n, args.method, args.unique, None, args.split_depth)
+    checks.check_recheck(args.recheck, args.checkpoint)
     with _backend(args) as jobs:
         if args.estimate:
             for n in ns:

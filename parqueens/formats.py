@@ -673,8 +673,7 @@ class SolutionWriter:
             sys.stdout.write(data.decode("ascii"))
             return
         try:
-            self._file.write(data)
-            self._unsynced += len(data)
+            self._write(data)
             if self._unsynced >= _SYNC_BYTES and self._sync_done():
                 self._file.flush()
                 self._unsynced = 0
@@ -683,6 +682,15 @@ class SolutionWriter:
         except OSError:
             self.abort()
             raise
+
+    def _write(self, data):
+        try:
+            self._file.write(data)
+        except OSError as exc:
+            if exc.filename is None:  # say which file (ENOSPC names none)
+                raise OSError(exc.errno, exc.strerror, self.path) from None
+            raise
+        self._unsynced += len(data)
 
     def _sync(self):
         try:
@@ -816,6 +824,11 @@ class SolutionWriter:
                 self._file.write(_npy_header(self._dtype, self.count, self.n))
                 self._file.seek(0, os.SEEK_END)
             _publish(self._file, self.path, self.force)
+        except OSError as exc:
+            self.abort()
+            if exc.filename is None:  # say which file (ENOSPC while flushing names none)
+                raise OSError(exc.errno, exc.strerror, self.path) from None
+            raise
         except BaseException:
             self.abort()
             raise

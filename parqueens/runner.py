@@ -29,7 +29,14 @@ from .backends import (
     start_workers,
     worker_failure,
 )
-from .checks import check_backend, check_count, check_share, fixed_conflict, units_classified
+from .checks import (
+    check_backend,
+    check_count,
+    check_recheck,
+    check_share,
+    fixed_conflict,
+    units_classified,
+)
 from .names import METHODS, ORBIT_SIZES, UNITS_FROM, WEIGHTS
 from .store import CheckpointError, forget_unit_hint
 
@@ -410,10 +417,7 @@ def run_count(
         the search; the units finished are in the checkpoint.
     """
     backend = check_backend(backend)
-    if recheck is not None:
-        check_share(recheck, "recheck")
-        if checkpoint is None:
-            raise ValueError("recheck compares with a checkpoint: give one (--checkpoint)")
+    recheck = check_recheck(recheck, checkpoint)
     asked = method
     n, method, fixed = check_count(n, method, unique, fixed, split_depth)
     if small.serves(

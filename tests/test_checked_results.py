@@ -207,3 +207,9 @@ def test_recheck_needs_a_checkpoint(cli):
     assert "checkpoint" in r.stderr
     with pytest.raises(ValueError, match="checkpoint"):
         run_count(12, recheck=0.5)
+
+
+def test_table_refuses_recheck_without_checkpoint_before_its_header(cli):
+    r = cli("table", "5-8", "--recheck", 0.5)
+    assert_one_line_error(r)
+    assert "checkpoint" in r.stderr

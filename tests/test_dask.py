@@ -297,4 +297,4 @@ def test_address_that_is_not_a_scheduler(cli):
     finally:
         server.close()
     assert_one_line_error(r, code=3)
-    assert "cannot reach the Dask scheduler" in r.stderr and "memory" not in r.stderr
+    assert "not a Dask scheduler" in r.stderr and "memory" not in r.stderr

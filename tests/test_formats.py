@@ -357,6 +357,7 @@ def test_enospc_while_writing_leaves_nothing(tmp_path, fmt):
             w._file.write = _enospc
             w.write_many(np.array(SOLS6))
     assert info.value.errno == errno.ENOSPC
+    assert info.value.filename == str(path)  # the file named, not a bare [Errno 28]
     assert _leftovers(tmp_path) == []
 
 
@@ -366,7 +367,7 @@ def test_enospc_at_close_leaves_nothing(tmp_path, monkeypatch):
         with SolutionWriter(path, "perm", 6) as w:
             w.write(SOLS6[0])
             monkeypatch.setattr(formats.os, "fsync", _enospc)
-    assert info.value.errno == errno.ENOSPC
+    assert info.value.errno == errno.ENOSPC and info.value.filename == str(path)
     assert _leftovers(tmp_path) == []
 
 
