@@ -342,7 +342,8 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise BackendError(
-            "the dask backend needs dask.distributed: pip install 'parqueens[dask]'"
+            "the dask backend needs dask.distributed: pip install '.[dask]' in "
+            "parqueens' source folder (as it was installed, see README.md)"
         ) from None
     cluster = None
     try:

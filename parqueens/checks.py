@@ -218,7 +218,8 @@ def check_n(n, *, name="n", low=0, high=MAX_N):
     return n
 
 
-_FIXED_ITEM = re.compile(r"^\s*(-?\d+)\s*:\s*(-?\d+)\s*$")
+# ASCII digits only, as for the board size (\d would take full-width ones).
+_FIXED_ITEM = re.compile(r"^\s*(-?[0-9]+)\s*:\s*(-?[0-9]+)\s*$")
 
 
 def parse_fixed(text):

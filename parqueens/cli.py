@@ -22,6 +22,12 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        # --uniq is not taken for --unique: an abbreviation would change
+        # meaning when an option is added (Python's default guesses).
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):
         # One line, no usage dump: `--help` gives the usage.
         raise UsageError(f"{self.prog}: {message}")
@@ -1021,7 +1027,9 @@ def cmd_verify(args):
         + (f" of n = {n}" if n is not None else "")
     ]
     parts.append("all valid" if not invalid else f"{invalid} INVALID")
-    parts.append("no duplicates" if not duplicates else f"{duplicates} DUPLICATES")
+    parts.append(
+        "no duplicates" if not duplicates else f"{duplicates} DUPLICATE{'S' * (duplicates > 1)}"
+    )
     if args.unique:
         parts.append("all canonical" if not not_canonical else f"{not_canonical} NOT CANONICAL")
     # Empty lines the reader skipped among solutions: a line blanked out

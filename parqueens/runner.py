@@ -380,8 +380,9 @@ def run_count(
         Store each finished unit there, and skip the units it already holds;
         a file that holds another run (:func:`run_identity`) is refused.
     backend : str or None
-        Where the units run: ``"threads"`` (default; also ``"threading"``),
-        ``"loky"`` (also None) for worker processes, ``"dask"`` inside
+        Where the units run: ``"threads"`` (default, as on the command line;
+        also ``"threading"`` and None),
+        ``"loky"`` for worker processes, ``"dask"`` inside
         :func:`parqueens.backends.dask_client`.
     nodes : bool
         Also count the queens placed (:attr:`CountResult.nodes`), with a

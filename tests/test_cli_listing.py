@@ -369,7 +369,7 @@ def test_verify_invalid(cli, tmp_path):
 def test_verify_duplicate(cli, tmp_path):
     r = one(cli, tmp_path, "v_duplicate")
     assert r.returncode == 1
-    assert "1 DUPLICATES" in summary(r) and "all valid" in summary(r)
+    assert "1 DUPLICATE," in summary(r) + "," and "all valid" in summary(r)
     assert "duplicate" in r.stderr
 
 
@@ -392,7 +392,7 @@ def test_verify_complete_with_a_duplicate(cli, tmp_path):
     # not incomplete (it holds all 92 distinct solutions)
     r = one(cli, tmp_path, "v_dup_complete")
     assert r.returncode == 1
-    assert "1 DUPLICATES" in summary(r)
+    assert "1 DUPLICATE," in summary(r) + ","
     assert "INCOMPLETE" not in summary(r), summary(r)
 
 

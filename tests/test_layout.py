@@ -156,7 +156,7 @@ def test_names_are_the_ones_used():
 
     assert formats.FORMATS == names.FORMATS and formats.EXTENSIONS == names.EXTENSIONS
     assert set(units.WEIGHTS) == set(names.METHODS)
-    assert checks.check_backend(None) == "loky" and checks.check_backend("threading") == "threads"
+    assert checks.check_backend(None) == "threads" and checks.check_backend("threading") == "threads"
     import parqueens
 
     assert parqueens.__version__ == names.VERSION
@@ -226,3 +226,16 @@ def test_second_interrupt_keeps_the_progress(tmp_path):
         before = _interrupt_message(args, exc, 130)
     assert "during n = 17 with 6 of 229 units finished" in message
     assert before == f"parqueens: interrupted before anything was stored in {args.checkpoint}"
+
+
+def test_one_style_small_items(cli):
+    # issue 14: no abbreviations, ASCII digits in --fixed as in N, the
+    # library's default backend is the command line's
+    from parqueens.checks import check_backend
+
+    for args in (["count", 8, "--uniq"], ["count", 8, "--jo", 1], ["table", "4", "--uni"]):
+        r = cli(*args)
+        assert r.returncode == 2 and "unrecognized arguments" in r.stderr, r.stderr
+    r = cli("count", 8, "--fixed", "\uff10:\uff10")  # full-width 0:0
+    assert r.returncode == 2 and "ROW:COL" in r.stderr
+    assert check_backend(None) == "threads" == check_backend("threading")
