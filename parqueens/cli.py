@@ -628,6 +628,10 @@ def cmd_count(args):
 
 def cmd_table(args):
     fmt = "md"
+    if args.out == "-":  # stdout, as without --out
+        args.out = None
+    if args.out is not None and args.estimate:
+        raise UsageError("parqueens: --estimate prints an estimate and writes no table; drop --out")
     if args.out is not None:
         ext = os.path.splitext(args.out)[1].lower()
         if ext not in TABLE_EXTENSIONS:
@@ -954,7 +958,16 @@ def cmd_solutions(args):
             if bar is not None:
                 bar.close()
     if args.out and args.out != "-":
-        _note(args, f"wrote {w.count} solution{'s' * (w.count != 1)} to {args.out} ({fmt})")
+        from .names import EXTENSIONS
+
+        ext = os.path.splitext(args.out)[1].lower()
+        unknown = ext and not args.format and ext not in EXTENSIONS and ext != ".txt"
+        hint = f"; {ext} is the extension of no solution format: --format chooses one"
+        _note(
+            args,
+            f"wrote {w.count} solution{'s' * (w.count != 1)} to {args.out} "
+            f"({fmt}{hint if unknown else ''})",
+        )
     return 0
 
 
@@ -1198,6 +1211,11 @@ def _silence_stdout():
 
 def console_main():
     """Console-script wrapper: exits with :func:`main`'s code."""
+    if sys.stderr is None:
+        # Started with stderr closed (2>&-): notes and errors go nowhere, and
+        # the result still reaches stdout (print(file=None) would send them
+        # there, and a None stream breaks warnings and the exit).
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the process's life)
     try:
         code = main()
     except KeyboardInterrupt:  # before main's own handler is in place

@@ -156,7 +156,9 @@ def test_names_are_the_ones_used():
 
     assert formats.FORMATS == names.FORMATS and formats.EXTENSIONS == names.EXTENSIONS
     assert set(units.WEIGHTS) == set(names.METHODS)
-    assert checks.check_backend(None) == "threads" and checks.check_backend("threading") == "threads"
+    assert (
+        checks.check_backend(None) == "threads" and checks.check_backend("threading") == "threads"
+    )
     import parqueens
 
     assert parqueens.__version__ == names.VERSION
@@ -239,3 +241,28 @@ def test_one_style_small_items(cli):
     r = cli("count", 8, "--fixed", "\uff10:\uff10")  # full-width 0:0
     assert r.returncode == 2 and "ROW:COL" in r.stderr
     assert check_backend(None) == "threads" == check_backend("threading")
+
+
+def test_closed_stderr_keeps_the_result():
+    # `parqueens count 8 2>&-`: the result on stdout, exit 0 (it exited 1
+    # silently, notes going to stdout)
+    from cli_helpers import run_process
+
+    r = run_process("count", 12, "--jobs", 2, redirect="2>&-")
+    assert (r.returncode, r.stdout) == (0, "14200\n")
+
+
+def test_table_out_dash_and_estimate_with_out(cli, tmp_path):
+    r = cli("table", "4-5", "--out", "-")
+    assert r.returncode == 0 and r.stdout.splitlines()[2] == "| 4 | 2 | plain | 0 | 0.0 |"
+    r = cli("table", "4-5", "--estimate", "--out", tmp_path / "t.md")
+    assert r.returncode == 2 and "--estimate" in r.stderr and not (tmp_path / "t.md").exists()
+
+
+def test_unknown_extension_is_noted(cli, tmp_path):
+    r = cli("solutions", 6, "--out", tmp_path / "x.csv")
+    assert r.returncode == 0 and ".csv is the extension of no solution format" in r.stderr
+    assert (tmp_path / "x.csv").read_text().startswith("1 3 5 0 2 4\n")
+    for name, fmt in (("y.csv", ["--format", "jsonl"]), ("z.txt", [])):
+        r = cli("solutions", 6, "--out", tmp_path / name, *fmt)
+        assert r.returncode == 0 and "no solution format" not in r.stderr
