@@ -957,6 +957,11 @@ def cmd_solutions(args):
         finally:
             if bar is not None:
                 bar.close()
+    if not w.count and not checks.fixed_conflict(fixed):  # said above when they conflict
+        _note(
+            args,
+            f"no solutions for n = {args.n}" + (" with these fixed queens" if fixed else ""),
+        )
     if args.out and args.out != "-":
         from .names import EXTENSIONS
 
@@ -992,10 +997,14 @@ def cmd_first(args):
 
 def cmd_construct(args):
     fmt = _output_format(args)
-    from .construct import construct
+    from .construct import NoSolution, construct
 
     _check_construct_memory(args.n, fmt, bool(args.out and args.out != "-"))
-    queens = construct(args.n)
+    try:
+        queens = construct(args.n)
+    except NoSolution as exc:  # as `first` says it: a negative answer, exit 1
+        print(exc, file=sys.stderr)
+        return 1
     with _writer(args, args.n, fmt, 1) as w:
         w.write_many(queens.reshape(1, -1))
     return 0

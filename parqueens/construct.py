@@ -22,6 +22,10 @@ import numpy as np
 from .checks import check_n
 
 
+class NoSolution(ValueError):
+    """The board has no solution (n = 2 or 3)."""
+
+
 def construct(n):
     """One solution of the n-queens problem, built in O(n) time.
 
@@ -55,7 +59,8 @@ def construct(n):
     TypeError
         If ``n`` is not an int (booleans are refused).
     ValueError
-        If ``n`` is negative, or 2 or 3 (no solution exists).
+        If ``n`` is negative; :class:`NoSolution` (a ValueError) for 2 or 3,
+        which have no solution.
     RuntimeError
         If the result fails :func:`is_solution`; it is checked every time
         and this never happens.
@@ -68,7 +73,7 @@ def construct(n):
     """
     n = check_n(n, high=None)
     if n in (2, 3):
-        raise ValueError(f"no solution exists for n = {n}")
+        raise NoSolution(f"no solution for n = {n}")
     # 1-based columns, as in the papers
     evens = np.arange(2, n + 1, 2, dtype=np.int64)
     odds = np.arange(1, n + 1, 2, dtype=np.int64)

@@ -112,8 +112,6 @@ EXIT2 = {
     "npy_no_out": ({}, ["solutions", 8, "--format", "npy", "--jobs", 1], "npy"),
     "one_based_board": ({}, ["solutions", 8, "--format", "board", "--one-based"], "one-based"),
     "one_based_npy_file": ({}, ["solutions", 8, "-o", "x.npy", "--one-based"], "one-based"),
-    "construct2": ({}, ["construct", 2], "no solution"),
-    "construct3": ({}, ["construct", 3], "no solution"),
     "fixed_same_row": ({}, ["count", 8, "--fixed", "0:0,0:3"], "row 0"),
     "fixed_off_board": ({}, ["count", 8, "--fixed", "9:0"], "off the board"),
     "fixed_letters": ({}, ["count", 8, "--fixed", "abc"], "ROW:COL"),
@@ -302,6 +300,19 @@ def test_first_no_solution(cli, tmp_path, name):
     assert r.stdout == ""
     assert "no solution" in r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_no_solution_said_alike(cli, tmp_path, n):
+    # first and construct: a negative answer, exit 1; solutions: an empty
+    # listing (exit 0), said on stderr
+    for command in ("first", "construct"):
+        r = cli(command, n)
+        assert (r.returncode, r.stdout, r.stderr) == (1, "", f"no solution for n = {n}\n")
+    r = cli("solutions", n)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", f"no solutions for n = {n}\n")
+    r = cli("solutions", n, "-q")
+    assert (r.returncode, r.stderr) == (0, "")
 
 
 def test_first_conflicting_fixed_queens_says_why(cli):

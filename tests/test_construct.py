@@ -46,8 +46,11 @@ def test_construct_zero_is_empty():
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_construct_refuses_2_and_3(n):
-    with pytest.raises(ValueError, match=f"no solution exists for n = {n}"):
+    from parqueens.construct import NoSolution
+
+    with pytest.raises(NoSolution, match=f"no solution for n = {n}"):
         construct(n)
+    assert issubclass(NoSolution, ValueError)
 
 
 @pytest.mark.parametrize(

@@ -158,7 +158,6 @@ def test_cli_never_crashes(cli, tmp_path, argv):
         ["table", "1-65"],
         ["table", "5-3"],
         ["table", "1-4", "-o", "t.txt"],
-        ["construct", "3"],
         ["verify", "missing.txt"],
         ["status", "missing.db"],
         ["count", "8", "--fixed", "0:0", "--verify"],
