@@ -80,10 +80,17 @@ def _jsonl_columns(line, where):
 
 
 def _board_cells(line, where):
-    """The squares of a board line: its characters, each ``Q`` or ``.``."""
-    if not set(line) <= set("Q."):
+    """The squares of a board line: its characters, each ``Q`` or ``.``; as
+    typed by hand, ``q`` too, and squares separated by spaces (``. Q . .``)."""
+    cells = "".join(line.split()).upper()
+    if not cells or not set(cells) <= set("Q."):
         raise ValueError(f"{where}: a board line must be made of 'Q' and '.'")
-    return line
+    return cells
+
+
+def _looks_like_board(line, one_based):
+    cells = "".join(line.split()).upper()
+    return bool(cells) and set(cells) <= set("Q.")
 
 
 def _matrix_cells(line, where):
@@ -142,9 +149,7 @@ class _GridFormat(_TextFormat):
 
 _FORMATS = {
     "perm": _LineFormat(parse=_perm_columns),
-    "board": _GridFormat(
-        cells=_board_cells, queen="Q", sniff=lambda line, one_based: set(line) <= set("Q.")
-    ),
+    "board": _GridFormat(cells=_board_cells, queen="Q", sniff=_looks_like_board),
     "matrix": _GridFormat(cells=_matrix_cells, queen="1", sniff=_looks_like_matrix),
     # the empty solution is [], so an empty line is nothing
     "jsonl": _LineFormat(
@@ -1041,9 +1046,11 @@ class _TextReader(SolutionReader):
     def _decode(self, raw):
         """The text of a raw line, without its line end (trailing ``\\r``/``\\n``)."""
         try:
-            return raw.decode("utf-8").rstrip("\r\n")
+            text = raw.decode("utf-8").rstrip("\r\n")
         except UnicodeDecodeError:
             raise ValueError(f"{self._where()}: not UTF-8 text") from None
+        # A byte order mark, which some editors put first: not text.
+        return text[1:] if self._lineno == 1 and text.startswith("\ufeff") else text
 
     def _read_line(self, line):
         """The solution that ``line`` completes, or None."""
@@ -1138,7 +1145,7 @@ def _sniff(head, one_based):
         return "npy"
     if not head or not head[-1].strip():
         return _SNIFF_DEFAULT
-    line = head[-1].strip().decode("utf-8", "replace")
+    line = head[-1].strip().decode("utf-8", "replace").lstrip("\ufeff").strip()
     for name, spec in _FORMATS.items():
         if spec.sniff is not None and spec.sniff(line, one_based):
             return name

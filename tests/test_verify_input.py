@@ -282,3 +282,25 @@ def test_verify_reports_an_empty_line(cli, tmp_path, fmt, line):
     board.write_text(board.read_text().replace("\n\n", "\n\n\n"))  # extra separators: fine
     r = cli("verify", board)
     assert r.returncode == 0 and "EMPTY" not in r.stdout
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"\xef\xbb\xbf.Q..\n...Q\nQ...\n..Q.\n",  # a byte order mark first
+        b".q..\n...q\nq...\n..q.\n",  # lowercase queens
+        b". Q . .\n. . . Q\nQ . . .\n. . Q .\n",  # squares spaced out
+        b"  .Q..  \n...Q\nQ...\n..Q.\n",
+    ],
+)
+def test_hand_typed_boards(tmp_path, text):
+    path = tmp_path / "hand.txt"  # the format guessed from the content
+    path.write_bytes(text)
+    assert list(read_solutions(path)) == [(1, 3, 0, 2)]
+
+
+def test_byte_order_mark_in_perm_and_jsonl(tmp_path):
+    for name, text in (("a.perm", "\ufeff1 3 0 2\n2 0 3 1\n"), ("a.jsonl", "\ufeff[1,3,0,2]\n")):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        assert list(read_solutions(path))[0] == (1, 3, 0, 2)
