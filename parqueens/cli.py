@@ -445,6 +445,18 @@ def _note(args, message):
         print(message, file=sys.stderr)
 
 
+def _format_bytes(count):
+    """A size for people: ``3.2 GiB``, ``12 TiB``, ``1.3e+06 PiB``."""
+    if count < 1024:
+        return f"{int(count)} B"
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
+        count /= 1024
+        if count < 1024:
+            return f"{count:.3g} {unit}"
+    count /= 1024
+    return f"{count:.3g} PiB"
+
+
 def _format_seconds(seconds):
     if seconds < 120:
         return f"{seconds:.1f} s"
@@ -1020,8 +1032,8 @@ def _check_construct_memory(n, fmt, to_file):
     available = psutil.virtual_memory().available
     if need > available:
         raise UsageError(
-            f"parqueens: construct {n} needs about {need / 2**30:.1f} GiB of "
-            f"memory, and {available / 2**30:.1f} GiB are available"
+            f"parqueens: construct {n} needs about {_format_bytes(need)} of "
+            f"memory, and {_format_bytes(available)} are available"
             + ("; --out FILE needs less" if n * 64 <= available and not to_file else "")
         )
 

@@ -101,7 +101,7 @@ def test_table_bad_depth_before_any_output(cli):
 def test_construct_too_big_for_memory(cli):
     r = cli("construct", 10**20)
     assert_one_line_error(r)
-    assert "GiB of memory" in r.stderr
+    assert "PiB of memory" in r.stderr  # 10**20 rows: a size for people, not 10**12 GiB
 
 
 def test_format_contradicting_extension(cli, tmp_path):

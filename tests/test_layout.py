@@ -266,3 +266,15 @@ def test_unknown_extension_is_noted(cli, tmp_path):
     for name, fmt in (("y.csv", ["--format", "jsonl"]), ("z.txt", [])):
         r = cli("solutions", 6, "--out", tmp_path / name, *fmt)
         assert r.returncode == 0 and "no solution format" not in r.stderr
+
+
+def test_sizes_for_people():
+    from parqueens.cli import _format_bytes
+
+    assert [_format_bytes(x) for x in (0, 1000, 5 * 2**30, 3 * 2**40, 2**60)] == [
+        "0 B",
+        "1000 B",
+        "5 GiB",
+        "3 TiB",
+        "1.02e+03 PiB",
+    ]
