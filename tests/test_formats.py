@@ -526,3 +526,25 @@ def test_background_sync_error_discards_the_output(tmp_path, monkeypatch):
                 w.write_many(rows[i : i + 100])
     assert info.value.errno == errno.EIO
     assert _leftovers(tmp_path) == []
+
+
+def test_stale_part_files_of_dead_runs_are_removed(tmp_path):
+    # A run killed with SIGKILL leaves its temporary file; writing the same
+    # output again removes those of processes no longer running, only.
+    dead = 2**22 + 12345  # above the usual pid_max: no such process
+    names = [
+        formats.temp_prefix("s.perm", dead) + "abcd.part",
+        formats.temp_prefix("s.perm", os.getpid()) + "live.part",  # a running writer's
+        ".s.perm.old.part",  # not ours to judge
+        formats.temp_prefix("other.perm", dead) + "x.part",  # another output's
+    ]
+    for name in names:
+        (tmp_path / name).write_text("partial")
+    _write(tmp_path / "s.perm", "perm", SOLS6)
+    assert sorted(_leftovers(tmp_path)) == sorted(names[1:] + ["s.perm"])
+
+
+def test_unwritable_folder_names_the_output(tmp_path):
+    with pytest.raises(OSError) as info:
+        SolutionWriter("/proc/x.txt", "perm", 6)
+    assert info.value.filename == "/proc/x.txt" and ".part" not in str(info.value)
