@@ -370,6 +370,12 @@ def build_parser():
     p.add_argument(
         "--unique", action="store_true", help="the file lists one canonical form per class"
     )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object: file, n, solutions, invalid, duplicates, empty_lines, "
+        "not_canonical (with --unique), expected (with --complete), ok, first_problem",
+    )
     _add_jobs(p, "threads for the count of --complete")
     p.set_defaults(func=cmd_verify)
     return parser
@@ -1074,6 +1080,7 @@ def cmd_verify(args):
         parts.append(f"{k} EMPTY LINE{'S' * (k > 1)}")
         first_bad = first_bad or f"line {empty[0]} is empty (not a solution of n = {n})"
     ok = not (invalid or duplicates or not_canonical or empty)
+    want = None
     if args.complete:
         from .runner import run_count
 
@@ -1088,6 +1095,24 @@ def cmd_verify(args):
             parts.append(f"complete: all {want} {what}")
         else:
             parts.append(f"all {want} {what} present")
+    if args.json:
+        report = {
+            "file": args.file,
+            "n": n,
+            "solutions": count,
+            "invalid": invalid,
+            "duplicates": duplicates,
+            "empty_lines": len(empty) + (reader.empty_lines_more if empty else 0),
+        }
+        if args.unique:
+            report["not_canonical"] = not_canonical
+        if args.complete:
+            report["expected"] = want
+            report["distinct"] = good
+        report["ok"] = ok
+        report["first_problem"] = first_bad or None
+        print(json.dumps(report))
+        return 0 if ok else 1
     print(", ".join(parts))
     if first_bad:
         print(f"first problem: {first_bad}", file=sys.stderr)

@@ -304,3 +304,18 @@ def test_byte_order_mark_in_perm_and_jsonl(tmp_path):
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")
         assert list(read_solutions(path))[0] == (1, 3, 0, 2)
+
+
+def test_verify_json(cli, tmp_path):
+    import json
+
+    path = tmp_path / "s.perm"
+    assert cli("solutions", 6, "--out", path, "-q").returncode == 0
+    r = cli("verify", path, "--json", "--complete", "--unique")
+    assert r.returncode == 1 and r.stderr == ""  # 4 solutions, 1 class: not canonical ones
+    d = json.loads(r.stdout)
+    assert (d["n"], d["solutions"], d["invalid"], d["duplicates"]) == (6, 4, 0, 0)
+    assert (d["not_canonical"], d["expected"], d["ok"]) == (3, 1, False)
+    assert d["first_problem"].startswith("solution 2 ")
+    r = cli("verify", path, "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["ok"] is True
