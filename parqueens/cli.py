@@ -282,6 +282,12 @@ def build_parser():
         "stdout, row by row",
     )
     p.add_argument("--force", action="store_true", help="overwrite an existing FILE")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the table on stdout as JSON (a list of objects, as --out x.json), "
+        "when it is complete",
+    )
     p.set_defaults(func=cmd_table)
 
     p = sub.add_parser("status", help="show the progress stored in a checkpoint file")
@@ -648,6 +654,10 @@ def cmd_table(args):
     fmt = "md"
     if args.out == "-":  # stdout, as without --out
         args.out = None
+    if args.out is not None and args.json:
+        raise UsageError(
+            "parqueens: --json prints the table on stdout; --out writes it: choose one"
+        )
     if args.out is not None and args.estimate:
         raise UsageError("parqueens: --estimate prints an estimate and writes no table; drop --out")
     if args.out is not None:
@@ -697,8 +707,9 @@ def cmd_table(args):
             position=0,
             bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]",
         )
+        streamed = not args.out and not args.json  # Markdown, row by row
         try:
-            if not args.out:
+            if streamed:
                 print(_table_header(args.unique), flush=True)
             for n in ns:
                 outer.set_postfix_str(f"n={n}")
@@ -715,12 +726,14 @@ def cmd_table(args):
                 )
                 rows.append(r)
                 outer.update(min(weights[n], 1.0 - outer.n))
-                if not args.out:
+                if streamed:
                     print(_table_row(r, args.unique), flush=True)
         finally:
             outer.close()
             if store is not None:
                 store.close()
+    if args.json and not args.out:
+        print(_table_text("json", rows, args.unique), end="")
     if args.out:
         _write_table(args.out, fmt, rows, args.unique, args.force)
         _note(args, f"wrote {len(rows)} row{'s' * (len(rows) != 1)} to {args.out}")
@@ -765,6 +778,13 @@ def _table_row(r, unique):
 
 
 def _write_table(path, fmt, rows, unique, force):
+    from .formats import write_text_atomically
+
+    write_text_atomically(path, _table_text(fmt, rows, unique), force)
+
+
+def _table_text(fmt, rows, unique):
+    """The table as text: ``csv``, ``json`` (a list of objects) or ``md``."""
     import csv
     import io
 
@@ -784,9 +804,7 @@ def _write_table(path, fmt, rows, unique, force):
         buf.write(_table_header(unique) + "\n")
         for r in rows:
             buf.write(_table_row(r, unique) + "\n")
-    from .formats import write_text_atomically
-
-    write_text_atomically(path, buf.getvalue(), force)
+    return buf.getvalue()
 
 
 def _check_out_path(path, force):

@@ -278,3 +278,16 @@ def test_sizes_for_people():
         "3 TiB",
         "1.02e+03 PiB",
     ]
+
+
+def test_table_json_on_stdout(cli, tmp_path):
+    import json
+
+    r = cli("table", "4-9", "--json", "--unique", "--jobs", 1)
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert [(d["n"], d["total"], d["fundamental"]) for d in rows] == [
+        (n, A000170[n], A002562[n]) for n in range(4, 10)
+    ]
+    r = cli("table", "4-5", "--json", "--out", tmp_path / "t.json")
+    assert r.returncode == 2 and "choose one" in r.stderr
