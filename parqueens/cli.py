@@ -292,6 +292,12 @@ def build_parser():
 
     p = sub.add_parser("status", help="show the progress stored in a checkpoint file")
     p.add_argument("file", metavar="FILE")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object: file, method, fixed, and per size n, units_done, "
+        "units_total, done, total, fundamental, seconds, seconds_left",
+    )
     p.set_defaults(func=cmd_status)
 
     p = sub.add_parser(
@@ -826,36 +832,60 @@ def cmd_status(args):
         if identity is None:
             raise CheckpointError(f"{args.file} holds no run yet (no count has used it)")
         summary = {s["n"]: s for s in store.summary()}  # every row checked before output
-        fixed = ",".join(f"{r}:{c}" for r, c in identity.get("fixed") or [])
-        sizes = sorted(set(summary) | set(params.get("n") or []))
-        print(
-            f"checkpoint {args.file}: method={identity.get('method') or 'd4'}"
-            + (f" fixed={fixed}" if fixed else "")
-            + (f", n = {_range_text(sizes)}" if sizes else "")
-        )
-        for n in sizes:
+        sizes = []
+        for n in sorted(set(summary) | set(params.get("n") or [])):
             s = summary.get(n)
             if s is None:
-                print(f"n = {n}: not started")
+                sizes.append({"n": n, "started": False})
                 continue
             tally = tally_stored(_stored_method(identity, n), s["units"])
             done, all_units = s["units_done"], s["units_total"]
             total, fundamental = tally.total, tally.fundamental  # merged, as a resume does
             if not all_units:  # a tiny board, solved without units: its record
                 total, fundamental = s["total"] or 0, s["fundamental"]
-            line = f"n = {n}: {done}/{all_units} units"
-            if s["finished"] and done == all_units:
-                line += f", done: total {total}"
-            else:
-                line += f", total so far {total}"
-                share = _done_share(identity, n, s)
-                if share:
-                    left = s["seconds"] * (1 - share) / share
-                    line += f", about {_format_seconds(left)} of work left at the rate so far"
-            if s["classified"] and fundamental is not None and (n >= 4 or not all_units):
-                line += f", fundamental {fundamental}"
-            line += f" ({_format_seconds(s['seconds'])} of work stored)"
-            print(line)
+            finished = s["finished"] and done == all_units
+            share = 0.0 if finished else _done_share(identity, n, s)
+            classified = s["classified"] and fundamental is not None and (n >= 4 or not all_units)
+            sizes.append(
+                {
+                    "n": n,
+                    "started": True,
+                    "units_done": done,
+                    "units_total": all_units,
+                    "done": finished,
+                    "total": total,
+                    "fundamental": fundamental if classified else None,
+                    "seconds": s["seconds"],
+                    "seconds_left": s["seconds"] * (1 - share) / share if share else None,
+                }
+            )
+    fixed = [list(q) for q in identity.get("fixed") or []]
+    method = identity.get("method") or "d4"
+    if args.json:
+        print(json.dumps({"file": args.file, "method": method, "fixed": fixed, "sizes": sizes}))
+        return 0
+    fixed_text = ",".join(f"{r}:{c}" for r, c in fixed)
+    print(
+        f"checkpoint {args.file}: method={method}"
+        + (f" fixed={fixed_text}" if fixed else "")
+        + (f", n = {_range_text([z['n'] for z in sizes])}" if sizes else "")
+    )
+    for z in sizes:
+        if not z["started"]:
+            print(f"n = {z['n']}: not started")
+            continue
+        line = f"n = {z['n']}: {z['units_done']}/{z['units_total']} units"
+        if z["done"]:
+            line += f", done: total {z['total']}"
+        else:
+            line += f", total so far {z['total']}"
+            if z["seconds_left"] is not None:
+                left = _format_seconds(z["seconds_left"])
+                line += f", about {left} of work left at the rate so far"
+        if z["fundamental"] is not None:
+            line += f", fundamental {z['fundamental']}"
+        line += f" ({_format_seconds(z['seconds'])} of work stored)"
+        print(line)
     return 0
 
 

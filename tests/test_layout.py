@@ -291,3 +291,16 @@ def test_table_json_on_stdout(cli, tmp_path):
     ]
     r = cli("table", "4-5", "--json", "--out", tmp_path / "t.json")
     assert r.returncode == 2 and "choose one" in r.stderr
+
+
+def test_status_json(cli, tmp_path):
+    import json
+
+    ck = tmp_path / "s.db"
+    assert cli("table", "10-11", "--checkpoint", ck, "-q").returncode == 0
+    d = json.loads(cli("status", ck, "--json").stdout)
+    assert (d["method"], d["fixed"]) == ("d4", [])
+    assert [(z["n"], z["done"], z["total"], z["fundamental"]) for z in d["sizes"]] == [
+        (10, True, 724, 92),
+        (11, True, 2680, 341),
+    ]
