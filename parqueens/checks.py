@@ -212,7 +212,7 @@ def check_n(n, *, name="n", low=0, high=MAX_N):
         if high == MAX_N:
             raise ValueError(
                 f"{name} = {n} is too large: the kernels hold a row in a 64-bit "
-                f"mask, so {name} <= {high}"
+                f"mask, so {name} <= {high} (construct gives a solution of any size)"
             )
         raise ValueError(f"{name} = {n} is too large: at most {high} here")
     return n

@@ -488,3 +488,9 @@ def test_free_space_refused_on_the_estimate_for_large_boards(cli, tmp_path, monk
     fixed = "10:2,11:0,12:6,13:8,14:10,15:12,16:14,17:16,18:18,19:4"
     r = cli("solutions", 20, "--fixed", fixed, "--out", "f.npy", cwd=tmp_path)
     assert r.returncode == 0 and len(np.load(tmp_path / "f.npy")) == 11
+
+
+def test_first_beyond_64_points_to_construct(cli):
+    r = cli("first", 1000)
+    assert_exit2(r)
+    assert "n <= 64" in r.stderr and "construct" in r.stderr
