@@ -519,7 +519,7 @@ def _maybe_estimate(args, n, jobs, fixed=None):
     """--estimate: print it and return True; otherwise warn about long runs."""
     from .runner import estimate
 
-    if not args.estimate and n - len(set(fixed or ())) < 18:  # under a minute at most
+    if not args.estimate and n - len(set(fixed or ())) < _ESTIMATED_FROM:
         return False
     e = estimate(
         n,
@@ -562,6 +562,10 @@ def _maybe_estimate(args, n, jobs, fixed=None):
         _note(args, text)
     return False
 
+
+#: Runs with fewer rows to search take under a minute: not estimated first
+#: (count and table alike).
+_ESTIMATED_FROM = 18
 
 #: Runs estimated to take longer than this need --yes (or a yes on a terminal).
 _GUARD_SECONDS = 86400
@@ -752,7 +756,7 @@ def _table_estimate(args, ns, jobs):
     guard of long runs."""
     from .runner import estimate
 
-    long = [n for n in ns if n >= 18]
+    long = [n for n in ns if n >= _ESTIMATED_FROM]
     if not long:
         return
     e = [estimate(n, method=args.method, jobs=jobs, backend=args.backend) for n in long]
