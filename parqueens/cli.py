@@ -29,8 +29,10 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message):
-        # One line, no usage dump: `--help` gives the usage.
-        raise UsageError(f"{self.prog}: {message}")
+        # One line, no usage dump: `--help` gives the usage.  The subcommand
+        # is named after the common prefix ("count: argument N: ...").
+        command = self.prog.removeprefix("parqueens").strip()
+        raise UsageError(f"{command}: {message}" if command else message)
 
 
 # ---------------------------------------------------------------- arg types
@@ -102,7 +104,14 @@ class _Extend(argparse.Action):
 # ---------------------------------------------------------------- parser
 
 
+def _add_quiet(p, group=None):
+    (group or p).add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar or notes on stderr"
+    )
+
+
 def _add_progress(p):
+    """--progress and --quiet, for the commands whose work has a measure."""
     bar = p.add_mutually_exclusive_group()
     bar.add_argument(
         "--progress",
@@ -110,7 +119,7 @@ def _add_progress(p):
         default=None,
         help="show a progress bar on stderr (default: when stderr is a terminal)",
     )
-    bar.add_argument("-q", "--quiet", action="store_true", help="no progress bar or notes")
+    _add_quiet(p, bar)
 
 
 def _add_jobs(
@@ -292,6 +301,7 @@ def build_parser():
 
     p = sub.add_parser("status", help="show the progress stored in a checkpoint file")
     p.add_argument("file", metavar="FILE")
+    _add_quiet(p)
     p.add_argument(
         "--json",
         action="store_true",
@@ -343,6 +353,7 @@ def build_parser():
         help="the first solution containing these queens (0-based)",
     )
     _add_output(p, FORMATS, "perm")
+    _add_quiet(p)
     p.set_defaults(func=cmd_first)
 
     p = sub.add_parser(
@@ -354,6 +365,7 @@ def build_parser():
     )
     p.add_argument("n", type=board_size, metavar="N", help="board size, any n >= 4")
     _add_output(p, FORMATS, "perm")
+    _add_quiet(p)
     p.set_defaults(func=cmd_construct)
 
     p = sub.add_parser(
@@ -389,6 +401,7 @@ def build_parser():
         "not_canonical (with --unique), expected (with --complete), ok, first_problem",
     )
     _add_jobs(p, "threads for the count of --complete")
+    _add_progress(p)
     p.set_defaults(func=cmd_verify)
     return parser
 
@@ -458,9 +471,17 @@ def _check_split_depth(args):
         return  # the command reports it
 
 
+def _say(message):
+    """One line on stderr.  Every line parqueens writes there, but the
+    progress bars, starts with ``parqueens: ``; a failure (exit 2 or 3)
+    goes on with ``error: ``."""
+    print(f"parqueens: {message}", file=sys.stderr)
+
+
 def _note(args, message):
+    """A note (:func:`_say`), unless --quiet."""
     if not getattr(args, "quiet", False):
-        print(message, file=sys.stderr)
+        _say(message)
 
 
 def _format_bytes(count):
@@ -492,7 +513,7 @@ def _backend(args):
     from .backends import open_backend
 
     def lost(address):
-        _note(args, f"parqueens: the Dask worker {address} left the cluster; its units run again")
+        _note(args, f"the Dask worker {address} left the cluster; its units run again")
 
     return open_backend(args.backend, args.jobs, args.scheduler, on_lost=lost)
 
@@ -580,8 +601,8 @@ def _guard(args, what, seconds, jobs):
         print(f"parqueens: {text}; start it? [y/N] ", end="", file=sys.stderr, flush=True)
         if sys.stdin.readline().strip().lower() in ("y", "yes"):
             return
-        raise UsageError("parqueens: not started")
-    raise UsageError(f"parqueens: {text}; add --yes to start it anyway")
+        raise UsageError("not started: the answer was no")
+    raise UsageError(f"{text}; add --yes to start it anyway")
 
 
 # ---------------------------------------------------------------- commands
@@ -594,13 +615,10 @@ def cmd_count(args):
         from . import oeis
 
         if args.fixed:
-            raise UsageError(
-                "parqueens: --verify compares whole-board counts; it cannot be used with --fixed"
-            )
+            raise UsageError("--verify compares whole-board counts; it cannot be used with --fixed")
         if args.n not in oeis.KNOWN:
             raise UsageError(
-                f"parqueens: --verify knows the published counts for n <= "
-                f"{max(oeis.KNOWN)}, not n = {args.n}"
+                f"--verify knows the published counts for n <= {max(oeis.KNOWN)}, not n = {args.n}"
             )
     with _backend(args) as jobs:
         if _maybe_estimate(args, args.n, jobs, args.fixed):
@@ -634,7 +652,7 @@ def cmd_count(args):
         from . import oeis
 
         ok, message = oeis.check(result.n, result.total, result.fundamental)
-        print(message, file=sys.stderr)
+        _say(message)
         code = 1 if ok is False else 0
     if args.json:
         print(json.dumps(result.as_dict()))
@@ -650,13 +668,12 @@ def cmd_count(args):
     # After the result, which a failing stderr must not cost; shown even with
     # --quiet, since it was asked for.
     if args.nodes and result.nodes is None:
-        print(
+        _say(
             "nodes unknown: units resumed from the checkpoint were stored without their "
-            "count (not counted for the others either)",
-            file=sys.stderr,
+            "count (not counted for the others either)"
         )
     elif args.nodes and not args.json:
-        print(f"nodes {result.nodes}", file=sys.stderr)
+        _say(f"nodes {result.nodes}")
     return code
 
 
@@ -665,17 +682,13 @@ def cmd_table(args):
     if args.out == "-":  # stdout, as without --out
         args.out = None
     if args.out is not None and args.json:
-        raise UsageError(
-            "parqueens: --json prints the table on stdout; --out writes it: choose one"
-        )
+        raise UsageError("--json prints the table on stdout; --out writes it: choose one")
     if args.out is not None and args.estimate:
-        raise UsageError("parqueens: --estimate prints an estimate and writes no table; drop --out")
+        raise UsageError("--estimate prints an estimate and writes no table; drop --out")
     if args.out is not None:
         ext = os.path.splitext(args.out)[1].lower()
         if ext not in TABLE_EXTENSIONS:
-            raise UsageError(
-                f"parqueens: --out must end in {', '.join(TABLE_EXTENSIONS)}, got {args.out!r}"
-            )
+            raise UsageError(f"--out must end in {', '.join(TABLE_EXTENSIONS)}, got {args.out!r}")
         fmt = TABLE_EXTENSIONS[ext]
         _check_out_path(args.out, args.force)
     ns = args.range
@@ -948,7 +961,7 @@ def _named_format(args, default):
         ext = os.path.splitext(args.out)[1].lower()
         if ext in EXTENSIONS and EXTENSIONS[ext] != args.format:
             raise UsageError(
-                f"parqueens: --format {args.format} contradicts the extension of "
+                f"--format {args.format} contradicts the extension of "
                 f"{args.out} ({EXTENSIONS[ext]}); rename the file or drop --format"
             )
     if args.format:
@@ -1054,10 +1067,9 @@ def cmd_first(args):
     sol = first_solution(args.n, fixed=fixed)
     if sol is None:
         conflict = checks.fixed_conflict(fixed)
-        print(
+        _say(
             f"no solution for n = {args.n}"
-            + (f": {conflict}" if conflict else " with these fixed queens" if fixed else ""),
-            file=sys.stderr,
+            + (f": {conflict}" if conflict else " with these fixed queens" if fixed else "")
         )
         return 1
     with _writer(args, args.n, fmt, 1) as w:
@@ -1073,7 +1085,7 @@ def cmd_construct(args):
     try:
         queens = construct(args.n)
     except NoSolution as exc:  # as `first` says it: a negative answer, exit 1
-        print(exc, file=sys.stderr)
+        _say(str(exc))
         return 1
     with _writer(args, args.n, fmt, 1) as w:
         w.write_many(queens.reshape(1, -1))
@@ -1090,7 +1102,7 @@ def _check_construct_memory(n, fmt, to_file):
     available = psutil.virtual_memory().available
     if need > available:
         raise UsageError(
-            f"parqueens: construct {n} needs about {_format_bytes(need)} of "
+            f"construct {n} needs about {_format_bytes(need)} of "
             f"memory, and {_format_bytes(available)} are available"
             + ("; --out FILE needs less" if n * 64 <= available and not to_file else "")
         )
@@ -1098,7 +1110,7 @@ def _check_construct_memory(n, fmt, to_file):
 
 def cmd_verify(args):
     if args.file == "-" and (sys.stdin is None or sys.stdin.closed):
-        raise UsageError("parqueens: standard input is closed; nothing to verify")
+        raise UsageError("standard input is closed; nothing to verify")
 
     if args.format:
         checks.check_one_based(args.format, args.one_based)
@@ -1107,12 +1119,31 @@ def cmd_verify(args):
     reader = read_solutions(args.file, args.format, args.n, one_based=args.one_based)
     from .verify import check_blocks
 
-    report = check_blocks(reader.blocks(), reader.n, args.unique, reader.array)
+    blocks = reader.blocks()
+    bar = None
+    if _show_progress(args):
+        from tqdm import tqdm
+
+        total = len(reader.array) if reader.array is not None else None
+        bar = tqdm(total=total, file=sys.stderr, unit="sol", unit_scale=True, desc="verify")
+        blocks = _counted(blocks, bar)
+    try:
+        report = check_blocks(
+            blocks,
+            reader.n,
+            args.unique,
+            reader.array,
+            bad_rows=getattr(reader, "bad_rows", None),
+            one_based=args.one_based,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
     n = report.n if report.n is not None else reader.n
     count, invalid, duplicates = report.count, report.invalid, report.duplicates
     not_canonical, good, first_bad = report.not_canonical, report.distinct, report.first_problem
     if n is None and args.complete:
-        raise UsageError(f"parqueens: {args.file}: cannot tell n from an empty file; give --n")
+        raise UsageError(f"{args.file}: cannot tell n from an empty file; give --n")
     what = "classes" if args.unique else "solutions"
     parts = [
         f"{args.file}: {count} solution{'' if count == 1 else 's'}"
@@ -1136,7 +1167,7 @@ def cmd_verify(args):
     if args.complete:
         from .runner import run_count
 
-        r = run_count(n, unique=args.unique, jobs=args.jobs)
+        r = run_count(n, unique=args.unique, jobs=args.jobs, progress=_show_progress(args))
         want = r.fundamental if args.unique else r.total
         if want == 1:
             what = what[:-2] if args.unique else what[:-1]  # "class", "solution"
@@ -1167,8 +1198,42 @@ def cmd_verify(args):
         return 0 if ok else 1
     print(", ".join(parts))
     if first_bad:
-        print(f"first problem: {first_bad}", file=sys.stderr)
+        _say(f"first problem: {first_bad}")
     return 0 if ok else 1
+
+
+def _log_notes(args):
+    """The library's notes (logger ``parqueens``, INFO: kernels compiling on
+    their first use) as notes on stderr, unless --quiet."""
+    import logging
+
+    logger = logging.getLogger("parqueens")
+    for handler in [h for h in logger.handlers if getattr(h, "parqueens_cli", False)]:
+        logger.removeHandler(handler)  # main() called again in one process (tests)
+    if getattr(args, "quiet", False):
+        return
+    handler = logging.StreamHandler(_Stderr())
+    handler.parqueens_cli = True
+    handler.setFormatter(logging.Formatter("parqueens: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
+class _Stderr:
+    """sys.stderr as it is when written to (tests and console_main replace it)."""
+
+    def write(self, text):
+        sys.stderr.write(text)
+
+    def flush(self):
+        sys.stderr.flush()
+
+
+def _counted(blocks, bar):
+    """The blocks, each counted on the progress bar as it is read."""
+    for block in blocks:
+        bar.update(len(block))
+        yield block
 
 
 # ---------------------------------------------------------------- main
@@ -1199,7 +1264,7 @@ def main(argv=None):
             args = parser.parse_args(argv)
             return _run(args)
     except UsageError as exc:
-        print(exc, file=sys.stderr)
+        _say(f"error: {exc}")
         return 2
     except ClusterUnreachable as exc:
         print(f"parqueens: error: {exc}", file=sys.stderr)
@@ -1251,9 +1316,10 @@ def main(argv=None):
 
 def _run(args):
     """Run the parsed command."""
+    _log_notes(args)
     to_file = getattr(args, "out", None) not in (None, "-") and args.command != "verify"
     if (sys.stdout is None or sys.stdout.closed) and not to_file:
-        raise UsageError("parqueens: standard output is closed; nowhere to print the result")
+        raise UsageError("standard output is closed; nowhere to print the result")
     if sys.stdout is None:
         sys.stdout = open(os.devnull, "w")  # notes go to stderr; nothing is lost
     _check_jobs(args)

@@ -31,12 +31,40 @@ and :mod:`parqueens.listing` call them.  The last section holds the kernels
 that check lists of solutions for :mod:`parqueens.verify`.
 """
 
+import logging
+
 import numpy as np
 from numba import njit
+from numba.core import event
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .names import MAX_N
 from .symmetry import _canonical_stabilizer
+
+
+class _CompileNotice(event.Listener):
+    """Logs once per process (logger ``parqueens``, level INFO) when numba
+    starts compiling one of parqueens' kernels: it happens on their first
+    use only (then they are loaded from numba's cache), and takes seconds,
+    which the command line says rather than seem to hang."""
+
+    said = False
+
+    def on_start(self, ev):
+        dispatcher = ev.data.get("dispatcher") if isinstance(ev.data, dict) else None
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+        if not self.said and module.startswith("parqueens"):
+            type(self).said = True
+            logging.getLogger("parqueens").info(
+                "compiling the search kernels for their first use (numba; cached for later "
+                "runs, this takes seconds)"
+            )
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", _CompileNotice())
 
 #: What the counting kernel does with each solution of a unit (its leaf
 #: mode): count it only; test it for being canonical (``unique`` with
@@ -501,7 +529,7 @@ def _knuth_estimate(n, allowed, probes, seed):
 @njit(cache=True, nogil=True)
 def _scan_solutions(block, prev, has_prev, unique, valid, canon):
     """Check solutions (for :mod:`parqueens.verify`).  Per row of
-    ``block`` (int, shape ``(k, n)``, columns in ``0..n-1``):
+    ``block`` (int, shape ``(k, n)``; a column off the board is invalid):
     ``valid[i]``: a placement without attacks; ``canon[i]`` (with
     ``unique``): valid and canonical.  Returns whether the rows, after
     ``prev`` (the previous block's last row, if ``has_prev``), are strictly
@@ -520,7 +548,7 @@ def _scan_solutions(block, prev, has_prev, unique, valid, canon):
         ok = True
         for r in range(n):
             c = np.int64(block[i, r])
-            if col[c] or up[r + c] or down[r - c + n]:
+            if c < 0 or c >= n or col[c] or up[r + c] or down[r - c + n]:
                 ok = False
                 break
             col[c] = True

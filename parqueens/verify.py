@@ -48,8 +48,9 @@ class VerifyReport:
         Valid first occurrences (canonical ones with ``unique``).
     first_problem : str or None
         The first row with a problem, in input order: ``"solution I [..] is
-        not a valid placement"``, ``"... is a duplicate"`` or ``"... is not
-        in canonical form"`` (I counted from 1).
+        not a valid placement: WHY"`` (which two queens attack each other,
+        or the row off the board), ``"... is a duplicate"`` or ``"... is
+        not in canonical form"`` (I counted from 1).
     """
 
     n: int = None
@@ -68,7 +69,8 @@ def _scan_direct(block, prev, has_prev, unique, valid, canon):
     for i, row in enumerate(block.tolist()):
         n = len(row)
         valid[i] = ok = (
-            len(set(row)) == n
+            all(0 <= c < n for c in row)
+            and len(set(row)) == n
             and len({r + c for r, c in enumerate(row)}) == n
             and len({r - c for r, c in enumerate(row)}) == n
         )
@@ -94,7 +96,40 @@ def _compact(n):
     return np.uint8 if n <= 256 else np.uint16 if n <= 65536 else np.uint32
 
 
-def check_blocks(blocks, n=None, unique=False, rows=None):
+def why_invalid(queens, n=None, one_based=False, bad_row=None):
+    """Why ``queens`` (sequence of int, ``queens[row] = col``) is not a
+    valid placement: the first two queens, row by row, that attack each
+    other, or a column off the board; None if it is valid.
+
+    ``bad_row``: ``(row, columns)`` of a board line without exactly one
+    queen (as :attr:`parqueens.formats.SolutionReader.bad_rows` records it),
+    described first.  Rows and columns are counted from 1 with
+    ``one_based``."""
+    n = len(queens) if n is None else n
+    off = 1 if one_based else 0
+    if bad_row is not None:
+        r, found = bad_row
+        if not found:
+            return f"row {r + off} has no queen"
+        cols = " and ".join(str(c + off) for c in found)
+        return f"row {r + off} has {len(found)} queens (columns {cols})"
+    seen = {}
+    for r, c in enumerate(queens):
+        if not 0 <= c < n:
+            return f"the queen of row {r + off} is off the board (column {c + off})"
+        for key, line in (((0, c), "column"), ((1, r + c), "diagonal"), ((2, r - c), "diagonal")):
+            if key in seen:
+                r0 = seen[key]
+                return (
+                    f"the queens of rows {r0 + off} and {r + off} (columns "
+                    f"{queens[r0] + off} and {c + off}) share a {line}"
+                )
+        for key in ((0, c), (1, r + c), (2, r - c)):
+            seen[key] = r
+    return None
+
+
+def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_based=False):
     """Check a list of solutions given as blocks.
 
     Parameters
@@ -111,6 +146,12 @@ def check_blocks(blocks, n=None, unique=False, rows=None):
         All the solutions at once, if they are at hand (a memory-mapped
         ``.npy`` file: :attr:`parqueens.formats.SolutionReader.array`), so
         that no copy of them is kept for finding duplicates.
+    bad_rows : dict or None
+        Solution index -> ``(row, columns)`` of its board line without
+        exactly one queen (:attr:`parqueens.formats.SolutionReader.bad_rows`),
+        for the description of the first problem.
+    one_based : bool
+        Describe the first problem with columns (and rows) counted from 1.
 
     Returns
     -------
@@ -186,7 +227,13 @@ def check_blocks(blocks, n=None, unique=False, rows=None):
             "odd": "is not in canonical form",
         }
         problem, (i, queens) = min(first.items(), key=lambda item: item[1][0])
-        report.first_problem = f"solution {i + 1} {queens} {what[problem]}"
+        off = 1 if one_based else 0
+        shown = ", ".join(str(c + off) if 0 <= c < report.n else "?" for c in queens)
+        report.first_problem = f"solution {i + 1} [{shown}] {what[problem]}"
+        if problem == "invalid":
+            bad = (bad_rows or {}).get(i)
+            why = why_invalid(queens, report.n, one_based, bad)
+            report.first_problem += f": {why}"
     return report
 
 

@@ -110,3 +110,21 @@ def classes(n):
         imgs = set(images(p))
         out[min(imgs)] = len(imgs)
     return types.MappingProxyType(out)
+
+
+def first_attack(queens):
+    """Why ``queens`` is not a solution, as parqueens.verify words it, by
+    looking at every pair: the first row that conflicts with an earlier
+    one, and with which (a shared column first, then each diagonal)."""
+    n = len(queens)
+    for r2, c2 in enumerate(queens):
+        if not 0 <= c2 < n:
+            return f"the queen of row {r2} is off the board (column {c2})"
+        earlier = list(enumerate(queens[:r2]))
+        for kind, key in (("column", 0), ("diagonal", 1), ("diagonal", -1)):
+            for r1, c1 in earlier:
+                if (c1 == c2) if key == 0 else (r1 + key * c1 == r2 + key * c2):
+                    return (
+                        f"the queens of rows {r1} and {r2} (columns {c1} and {c2}) share a {kind}"
+                    )
+    return None

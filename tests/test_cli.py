@@ -86,4 +86,4 @@ def test_fast_exit_keeps_all_output():
     assert (r.returncode, len(lines), r.stdout[-1]) == (0, 2680, "\n")
     r = run_process("count", 12, "--nodes")
     assert (r.returncode, r.stdout) == (0, "14200\n")
-    assert r.stderr.startswith("nodes ") and int(r.stderr.split()[1]) > 14200
+    assert r.stderr.startswith("parqueens: nodes ") and int(r.stderr.split()[2]) > 14200

@@ -33,7 +33,9 @@ def test_broken_pipe_is_quiet():
 def test_closed_stdout(command):
     r = run_process(*command.split(), redirect=">&-")
     assert r.returncode == 2
-    assert r.stderr.strip() == ("parqueens: standard output is closed; nowhere to print the result")
+    assert r.stderr.strip() == (
+        "parqueens: error: standard output is closed; nowhere to print the result"
+    )
 
 
 def test_repeated_fixed_add_up(cli):

@@ -308,9 +308,13 @@ def test_no_solution_said_alike(cli, tmp_path, n):
     # listing (exit 0), said on stderr
     for command in ("first", "construct"):
         r = cli(command, n)
-        assert (r.returncode, r.stdout, r.stderr) == (1, "", f"no solution for n = {n}\n")
+        assert (r.returncode, r.stdout, r.stderr) == (
+            1,
+            "",
+            f"parqueens: no solution for n = {n}\n",
+        )
     r = cli("solutions", n)
-    assert (r.returncode, r.stdout, r.stderr) == (0, "", f"no solutions for n = {n}\n")
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", f"parqueens: no solutions for n = {n}\n")
     r = cli("solutions", n, "-q")
     assert (r.returncode, r.stderr) == (0, "")
 
@@ -319,7 +323,9 @@ def test_first_conflicting_fixed_queens_says_why(cli):
     # as count and solutions do
     r = cli("first", 8, "--fixed", "0:0,1:1")
     assert (r.returncode, r.stdout) == (1, "")
-    assert r.stderr == "no solution for n = 8: fixed queens 0:0 and 1:1 share a diagonal\n"
+    assert (
+        r.stderr == "parqueens: no solution for n = 8: fixed queens 0:0 and 1:1 share a diagonal\n"
+    )
     r = cli("first", 8, "--fixed", "0:0,1:2,2:4")  # compatible, but no completion
     assert r.returncode == 1 and "with these fixed queens" in r.stderr
 

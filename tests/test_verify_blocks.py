@@ -10,7 +10,7 @@ from parqueens.listing import iter_blocks
 from parqueens.symmetry import canonical
 from parqueens.verify import check_blocks
 
-from naive import is_solution
+from naive import first_attack, is_solution
 
 
 def reference(rows, unique):
@@ -21,7 +21,9 @@ def reference(rows, unique):
         counts[0] += 1
         if not is_solution(q):
             counts[1] += 1
-            first = first or f"solution {i + 1} {list(q)} is not a valid placement"
+            first = first or (
+                f"solution {i + 1} {list(q)} is not a valid placement: {first_attack(q)}"
+            )
         elif q in seen:
             counts[2] += 1
             first = first or f"solution {i + 1} {list(q)} is a duplicate"

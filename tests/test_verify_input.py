@@ -192,7 +192,7 @@ def test_round_trip_complete(cli, tmp_path, n, fmt):
     if want == 0 and fmt != "npy":
         # an empty text file does not tell n
         assert r.returncode == 2 and r.stdout == "", r.stderr
-        assert r.stderr == f"parqueens: {f}: cannot tell n from an empty file; give --n\n"
+        assert r.stderr == f"parqueens: error: {f}: cannot tell n from an empty file; give --n\n"
     else:
         assert r.returncode == 0, r.stdout + r.stderr
         assert r.stdout == report

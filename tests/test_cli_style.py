@@ -1,0 +1,156 @@
+"""One style for every command: the prefix and grammar of messages, the
+options every command takes (--quiet, --progress where work is measured),
+the note while kernels compile, and invalid hand-typed solutions."""
+
+import pytest
+
+from parqueens import cli as cli_module
+
+BAD = [
+    ("count", "x"),
+    ("count", "8", "--jobs", "0"),
+    ("count", "8", "--verify", "--fixed", "0:1"),
+    ("table", "1-x"),
+    ("table", "4-6", "--json", "--out", "t.csv"),
+    ("solutions", "8", "--format", "foo"),
+    ("solutions", "8", "--out", "x.npy", "--format", "perm"),
+    ("first", "65"),
+    ("construct", "8", "--format", "npy"),
+    ("verify", "missing.perm"),
+    ("status", "missing.db"),
+    ("bogus",),
+]
+
+
+@pytest.mark.parametrize("argv", BAD, ids=" ".join)
+def test_every_error_one_line_with_one_prefix(cli, tmp_path, argv):
+    r = cli(*argv, cwd=tmp_path)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("parqueens: error: "), r.stderr
+
+
+@pytest.mark.parametrize(
+    "argv, code",
+    [
+        (("first", "3"), 1),
+        (("construct", "2"), 1),
+        (("solutions", "3"), 0),
+        (("count", "8", "--verify"), 0),
+        (("count", "10", "--nodes"), 0),
+        (("solutions", "5", "--out", "s.perm"), 0),
+    ],
+)
+def test_every_stderr_line_has_the_prefix(cli, tmp_path, argv, code):
+    r = cli(*argv, cwd=tmp_path)
+    assert r.returncode == code
+    lines = r.stderr.splitlines()
+    assert lines and all(line.startswith("parqueens: ") for line in lines), r.stderr
+    assert not any(line.startswith("parqueens: error") for line in lines)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("count", "6"),
+        ("table", "4-5"),
+        ("solutions", "6"),
+        ("first", "6"),
+        ("construct", "6"),
+        ("verify", "s.perm"),
+        ("status", "c.db"),
+    ],
+    ids=lambda a: a[0],
+)
+def test_quiet_on_every_command(cli, tmp_path, argv):
+    assert cli("solutions", 6, "--out", "s.perm", cwd=tmp_path).returncode == 0
+    assert cli("count", 6, "--checkpoint", "c.db", cwd=tmp_path).returncode == 0
+    loud = cli(*argv, cwd=tmp_path)
+    quiet = cli(*argv, "--quiet", cwd=tmp_path)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (loud.returncode, loud.stdout, "")
+
+
+def test_verify_progress(cli, tmp_path):
+    assert cli("solutions", 8, "--out", "s.npy", cwd=tmp_path).returncode == 0
+    r = cli("verify", "s.npy", "--progress", cwd=tmp_path)
+    assert r.returncode == 0 and "verify: 100%" in r.stderr and "92.0/92.0" in r.stderr
+    r = cli("verify", "s.npy", "--progress", "--quiet", cwd=tmp_path)
+    assert r.returncode == 2 and "not allowed with argument" in r.stderr
+
+
+def test_compile_note_once_and_quiet(cli, monkeypatch):
+    """numba's compile event (what a cache miss fires) gives one note."""
+    from numba.core import event
+
+    from parqueens import kernels, runner
+
+    real = runner.run_count
+
+    def compiling(*args, **kwargs):
+        for _ in range(2):
+            data = {"dispatcher": kernels._count, "args": (), "return_type": None}
+            with event.trigger_event("numba:compile", data=data):
+                pass
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_count", compiling)
+    note = "parqueens: compiling the search kernels"
+    for quiet in (False, True):
+        monkeypatch.setattr(kernels._CompileNotice, "said", False)
+        r = cli("count", 8, *["--quiet"] * quiet)
+        assert r.stdout == "92\n" and r.stderr.count(note) == (0 if quiet else 1), r.stderr
+
+
+BOARD = ".Q..\n...Q\nQ...\n..Q.\n"
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        (
+            "QQ..\n...Q\nQ...\n..Q.\n",
+            "solution 1 [?, 3, 0, 2] is not a valid placement: "
+            "row 0 has 2 queens (columns 0 and 1)",
+        ),
+        (
+            BOARD + "\n.Q..\n....\nQ...\n..Q.\n",
+            "solution 2 [1, ?, 0, 2] is not a valid placement: row 1 has no queen",
+        ),
+        (
+            "q...\n..q.\n.q..\n...q\n",
+            "solution 1 [0, 2, 1, 3] is not a valid placement: "
+            "the queens of rows 1 and 2 (columns 2 and 1) share a diagonal",
+        ),
+        (
+            "1 3 0 2\n1 3 0 5\n",
+            "solution 2 [1, 3, 0, ?] is not a valid placement: "
+            "the queen of row 3 is off the board (column 5)",
+        ),
+        (
+            "[1,3,0,2]\n[1,1,0,2]\n",
+            "solution 2 [1, 1, 0, 2] is not a valid placement: "
+            "the queens of rows 0 and 1 (columns 1 and 1) share a column",
+        ),
+    ],
+)
+def test_invalid_hand_typed_solutions(cli, tmp_path, text, why):
+    (tmp_path / "s.txt").write_text(text)
+    r = cli("verify", "s.txt", cwd=tmp_path)
+    assert r.returncode == 1 and "1 INVALID" in r.stdout
+    assert r.stderr == f"parqueens: first problem: {why}\n"
+
+
+def test_invalid_npy_rows_numbered_from_one(cli, tmp_path):
+    import numpy as np
+
+    np.save(tmp_path / "s.npy", np.array([[1, 3, 0, 2], [2, 0, 3, 9]], dtype=np.uint8))
+    r = cli("verify", "s.npy", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr == (
+        "parqueens: first problem: solution 2 [2, 0, 3, ?] is not a valid placement: "
+        "the queen of row 3 is off the board (column 9)\n"
+    )
+
+
+def test_parser_errors_name_the_command():
+    with pytest.raises(cli_module.UsageError, match="^count: argument N: "):
+        cli_module.build_parser().parse_args(["count", "x"])
