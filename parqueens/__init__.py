@@ -12,6 +12,8 @@ Public API
     The solutions themselves, in lexicographic order.
 :func:`construct`, :func:`is_solution`
     A solution for any n by an explicit formula; checking one.
+:class:`Board`
+    A solution that draws itself (SVG in a notebook; :mod:`parqueens.pictures`).
 The symmetry helpers live in :mod:`parqueens.symmetry`.
 """
 
@@ -30,6 +32,7 @@ _LAZY = {
     "solutions": "listing",
     "CountResult": "runner",
     "run_count": "runner",
+    "Board": "pictures",
     "canonical": "symmetry",
     "orbit": "symmetry",
     "orbit_size": "symmetry",
@@ -124,6 +127,7 @@ __all__ = [
     "first_solution",
     "construct",
     "is_solution",
+    "Board",
     "canonical",
     "orbit",
     "orbit_size",

@@ -16,8 +16,8 @@ from .names import (
     FORMATS,
     MAX_N,
     METHODS,
-    NUMBERED_FORMATS,
     TEXT_FORMATS,
+    ZERO_BASED_FORMATS,
 )
 
 #: The most jobs a run may ask for (far more than any machine's cores; the
@@ -90,14 +90,25 @@ def check_format(fmt, allowed=FORMATS):
 
 
 def check_one_based(fmt, one_based):
-    """``ValueError`` if ``one_based`` is asked of a format without numbers:
-    only perm and jsonl write columns as numbers (board and matrix draw
-    them, npy arrays are 0-based)."""
-    if one_based and fmt not in NUMBERED_FORMATS:
+    """``one_based`` as a bool; ``ValueError`` for npy, whose arrays are
+    0-based (numpy indexes from 0).  The numbers of perm and jsonl and the
+    labels of pictures count from 1 with it; board, matrix and leetcode
+    hold no numbers, so it changes nothing there (and is accepted, as the
+    command line's --fixed squares count from 1 with it too)."""
+    if one_based and fmt in ZERO_BASED_FORMATS:
         raise ValueError(
-            f"one-based columns (--one-based) apply to {' and '.join(NUMBERED_FORMATS)}, not {fmt}"
+            f"{fmt} arrays are 0-based, as numpy indexes them: drop --one-based "
+            f"(one_based) or choose another format"
         )
     return bool(one_based)
+
+
+def check_labels(fmt, labels):
+    """``labels`` as a bool; ``ValueError`` for a format other than svg,
+    the only one that draws labels."""
+    if labels and fmt != "svg":
+        raise ValueError(f"labels (--labels) are drawn in svg pictures, not in {fmt}")
+    return bool(labels)
 
 
 def check_destination(fmt, to_file):
@@ -240,11 +251,12 @@ def parse_fixed(text):
     return out
 
 
-def check_fixed(n, fixed):
+def check_fixed(n, fixed, one_based=False):
     """Validate fixed queens for board size ``n``.
 
-    ``fixed``: iterable of ``(row, col)`` pairs of ints, 0-based.  Returns
-    them as a sorted tuple.  Raises ``ValueError`` for a square off the
+    ``fixed``: iterable of ``(row, col)`` pairs of ints, 0-based (counted
+    from 1 with ``one_based``, as the messages then count too).  Returns
+    them 0-based as a sorted tuple.  Raises ``ValueError`` for a square off the
     board or two queens in one row, ``TypeError`` for non-integers.  Queens
     that attack each other are allowed here (there is simply no solution);
     see :func:`fixed_conflict`.
@@ -253,6 +265,7 @@ def check_fixed(n, fixed):
         return ()
     out = []
     rows = set()
+    off = 1 if one_based else 0
     for item in fixed:
         try:
             r, c = item
@@ -260,30 +273,33 @@ def check_fixed(n, fixed):
             raise TypeError(f"a fixed queen must be a (row, col) pair, got {item!r}") from None
         r = check_int(r, "fixed queen row")
         c = check_int(c, "fixed queen column")
-        if not (0 <= r < n and 0 <= c < n):
+        if not (off <= r < n + off and off <= c < n + off):
             where = (
-                f"rows and columns are 0..{n - 1} for n = {n}"
+                f"rows and columns are {off}..{n - 1 + off} for n = {n}"
                 if n
                 else "a board of size 0 has no squares"
             )
             raise ValueError(f"fixed queen {r}:{c} is off the board ({where})")
+        r, c = r - off, c - off
         if (r, c) in out:
             continue  # the same queen given twice
         if r in rows:
-            raise ValueError(f"two fixed queens in row {r}: a row holds one queen")
+            raise ValueError(f"two fixed queens in row {r + off}: a row holds one queen")
         rows.add(r)
         out.append((r, c))
     return tuple(sorted(out))
 
 
-def fixed_conflict(fixed):
-    """Why the fixed queens admit no solution (two attack each other), or None."""
+def fixed_conflict(fixed, one_based=False):
+    """Why the fixed queens (0-based ``(row, col)`` pairs) admit no solution
+    (two attack each other), or None; squares named from 1 with ``one_based``."""
+    o = 1 if one_based else 0
     for i, (r1, c1) in enumerate(fixed):
         for r2, c2 in fixed[:i]:
             if c1 == c2:
-                return f"fixed queens {r2}:{c2} and {r1}:{c1} share column {c1}"
+                return f"fixed queens {r2 + o}:{c2 + o} and {r1 + o}:{c1 + o} share column {c1 + o}"
             if abs(r1 - r2) == abs(c1 - c2):
-                return f"fixed queens {r2}:{c2} and {r1}:{c1} share a diagonal"
+                return f"fixed queens {r2 + o}:{c2 + o} and {r1 + o}:{c1 + o} share a diagonal"
     return None
 
 

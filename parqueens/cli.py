@@ -200,14 +200,23 @@ def _add_run_options(p, *, fixed=True):
         "it is asked on a terminal, and refused elsewhere)",
     )
     if fixed:
-        p.add_argument(
-            "--fixed",
-            type=fixed_queens,
-            action=_Extend,
-            metavar="ROW:COL[,ROW:COL...]",
-            help="count only solutions containing these queens (0-based)",
-        )
+        _add_fixed(p, "count only solutions containing these queens")
+        _add_one_based(p, "--fixed squares count from 1")
     _add_progress(p)
+
+
+def _add_fixed(p, what):
+    p.add_argument(
+        "--fixed",
+        type=fixed_queens,
+        action=_Extend,
+        metavar="ROW:COL[,ROW:COL...]",
+        help=f"{what} (rows and columns from 0; from 1 with --one-based)",
+    )
+
+
+def _add_one_based(p, what):
+    p.add_argument("--one-based", action="store_true", help=what)
 
 
 def _add_output(p, formats, default_help):
@@ -217,8 +226,15 @@ def _add_output(p, formats, default_help):
         default=None,
         help=f"output format (default: from the --out extension, else {default_help})",
     )
+    _add_one_based(
+        p,
+        "count from 1: the columns of perm and jsonl, --fixed squares, svg labels "
+        "(board, matrix and leetcode have no numbers; npy is 0-based)",
+    )
     p.add_argument(
-        "--one-based", action="store_true", help="number columns from 1 (perm and jsonl)"
+        "--labels",
+        action="store_true",
+        help="number the rows and columns of an svg picture",
     )
     p.add_argument(
         "-o",
@@ -324,13 +340,7 @@ def build_parser():
         help="only the canonical form (smallest member) of each symmetry class",
     )
     p.add_argument("--limit", type=positive_int, metavar="K", help="stop after K solutions")
-    p.add_argument(
-        "--fixed",
-        type=fixed_queens,
-        action=_Extend,
-        metavar="ROW:COL[,ROW:COL...]",
-        help="only solutions containing these queens (0-based)",
-    )
+    _add_fixed(p, "only solutions containing these queens")
     _add_jobs(p, "threads that list the solutions")
     _add_output(p, FORMATS, "perm")
     _add_progress(p)
@@ -345,13 +355,7 @@ def build_parser():
         "construct N` gives a solution for any n at once.",
     )
     p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
-    p.add_argument(
-        "--fixed",
-        type=fixed_queens,
-        action=_Extend,
-        metavar="ROW:COL[,ROW:COL...]",
-        help="the first solution containing these queens (0-based)",
-    )
+    _add_fixed(p, "the first solution containing these queens")
     _add_output(p, FORMATS, "perm")
     _add_quiet(p)
     p.set_defaults(func=cmd_first)
@@ -387,7 +391,9 @@ def build_parser():
         default=None,
         help="the file's format (default: from its extension or content)",
     )
-    p.add_argument("--one-based", action="store_true", help="perm/jsonl columns count from 1")
+    _add_one_based(
+        p, "perm/jsonl columns count from 1, and the report counts rows and columns from 1"
+    )
     p.add_argument(
         "--complete", action="store_true", help="also check that the file holds all the solutions"
     )
@@ -645,7 +651,7 @@ def cmd_count(args):
                 store.close()
     code = 0
     if result.conflict:
-        _note(args, f"no solution: {result.conflict}")
+        _note(args, f"no solution: {checks.fixed_conflict(args.fixed, args.one_based)}")
     if result.resumed:
         _note(args, f"resumed {result.resumed} of {result.units} units from {args.checkpoint}")
     if args.verify:
@@ -950,6 +956,7 @@ def _output_format(args, default="perm"):
     against --one-based and the destination before any work."""
     fmt = _named_format(args, default)
     checks.check_one_based(fmt, args.one_based)
+    checks.check_labels(fmt, args.labels)
     checks.check_destination(fmt, bool(args.out and args.out != "-"))
     return fmt
 
@@ -983,6 +990,7 @@ def _writer(args, n, fmt, expected, estimated=False, reserve=0):
         expected_count=expected,
         estimated=estimated,
         reserve=reserve,
+        labels=args.labels,
     )
 
 
@@ -993,7 +1001,7 @@ def cmd_solutions(args):
     from .listing import iter_blocks, planned_count, spill_bytes
 
     if checks.fixed_conflict(fixed):
-        _note(args, f"no solution: {checks.fixed_conflict(fixed)}")
+        _note(args, f"no solution: {checks.fixed_conflict(fixed, args.one_based)}")
     to_file = args.out and args.out != "-"
     expected, exact = None, False
 
@@ -1066,7 +1074,7 @@ def cmd_first(args):
 
     sol = first_solution(args.n, fixed=fixed)
     if sol is None:
-        conflict = checks.fixed_conflict(fixed)
+        conflict = checks.fixed_conflict(fixed, args.one_based)
         _say(
             f"no solution for n = {args.n}"
             + (f": {conflict}" if conflict else " with these fixed queens" if fixed else "")
@@ -1317,6 +1325,9 @@ def main(argv=None):
 def _run(args):
     """Run the parsed command."""
     _log_notes(args)
+    if getattr(args, "fixed", None) and args.one_based:
+        # --fixed from 1: made 0-based once, checked with 1-based messages
+        args.fixed = list(checks.check_fixed(checks.check_n(args.n), args.fixed, one_based=True))
     to_file = getattr(args, "out", None) not in (None, "-") and args.command != "verify"
     if (sys.stdout is None or sys.stdout.closed) and not to_file:
         raise UsageError("standard output is closed; nowhere to print the result")

@@ -14,16 +14,25 @@ line, column 0 the left character).  The formats:
             a blank line between solutions
  jsonl      one JSON array of columns per line, e.g. ``[1,3,0,2]``, 0-based
             (1-based with ``one_based=True``)
+ leetcode   the output of LeetCode 51 ("N-Queens"): one JSON array of boards,
+            each an array of row strings of ``Q`` and ``.``, e.g.
+            ``[[".Q..","...Q","Q...","..Q."],`` then one board per line,
+            the last followed by ``]``; no solutions: ``[]``
  npy        a NumPy ``.npy`` file, shape ``(count, n)``, C order, dtype
             ``uint8`` for n <= 255, ``uint16`` for n <= 65535, else
             ``uint32`` (:func:`npy_dtype`); always 0-based
+ svg        a picture (:mod:`parqueens.pictures`): the boards in a grid of
+            eight per row; written only, not read back
 =========  ==================================================================
 
-Text is ASCII with ``\\n`` line ends.  :class:`SolutionWriter` writes to a
-temporary file next to the target and renames it into place only when the
-writing succeeded, so a failed or interrupted run leaves no partial output.
-The ``.npy`` header has a fixed size (:data:`NPY_HEADER_SIZE` bytes), so the
-count can be filled in at close after streaming the rows.
+Text is ASCII with ``\\n`` line ends.  The board, matrix and leetcode
+formats hold no numbers, so ``one_based`` changes nothing there; in svg it
+numbers the labels of :func:`parqueens.pictures.svg` (the writer draws
+none).  :class:`SolutionWriter` writes to a temporary file next to the
+target and renames it into place only when the writing succeeded, so a
+failed or interrupted run leaves no partial output.  The ``.npy`` header
+has a fixed size (:data:`NPY_HEADER_SIZE` bytes), so the count can be
+filled in at close after streaming the rows; so has an svg file's.
 
 The empty solution (n = 0) is ``[]`` in ``jsonl``, a row of length 0 in
 ``npy`` and one empty line in the other formats; such a line is read back
@@ -47,8 +56,19 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .checks import check_destination, check_format, check_int, check_one_based
-from .names import EXTENSIONS, FORMATS, TEXT_FORMATS  # noqa: F401  (public here too)
+from .checks import (
+    check_destination,
+    check_format,
+    check_int,
+    check_labels,
+    check_one_based,
+)
+from .names import (  # noqa: F401  (public here too)
+    EXTENSIONS,
+    FORMATS,
+    READABLE_FORMATS,
+    TEXT_FORMATS,
+)
 
 # ---------------------------------------------------------------- the formats
 # A format is named, with its extensions, in parqueens.names (which the
@@ -109,6 +129,12 @@ def _looks_like_matrix(line, one_based):
     )
 
 
+def _looks_like_leetcode(line, one_based):
+    # '[["', '[ "' or a lone '[' (pretty-printed); '[1,3,0,2]' and '[]' are jsonl
+    rest = line[1:].lstrip()
+    return line.startswith("[") and (not rest or rest[0] in '["')
+
+
 @dataclass(frozen=True, kw_only=True)
 class _Format:
     """A format.  ``sniff(line, one_based)``: whether ``line`` (str), the
@@ -152,10 +178,13 @@ _FORMATS = {
     "board": _GridFormat(cells=_board_cells, queen="Q", sniff=_looks_like_board),
     "matrix": _GridFormat(cells=_matrix_cells, queen="1", sniff=_looks_like_matrix),
     # the empty solution is [], so an empty line is nothing
+    # before jsonl, whose lines start with '[' too
+    "leetcode": _Format(sniff=_looks_like_leetcode),
     "jsonl": _LineFormat(
         parse=_jsonl_columns, sniff=lambda line, one_based: line.startswith("["), empty_line=False
     ),
     "npy": _Format(),
+    "svg": _Format(sniff=lambda line, one_based: line.startswith("<")),
 }
 
 # guessed for a text input whose first non-blank line no sniff matches, or that has none
@@ -371,15 +400,19 @@ def render(queens, fmt, one_based=False):
     fmt : str
         One of :data:`TEXT_FORMATS`.
     one_based : bool
-        Write columns counted from 1 (``perm`` and ``jsonl``; ``ValueError``
-        for ``board`` and ``matrix``, which have no numbers).
+        Write columns counted from 1 (``perm`` and ``jsonl``; nothing
+        changes in the formats without numbers).
 
     Returns
     -------
     str
         The solution including its final newline; for ``board`` and
-        ``matrix`` without the blank line that separates solutions in a file.
-        The empty solution (n = 0) is ``"[]\n"`` in ``jsonl``, else ``"\n"``.
+        ``matrix`` without the blank line that separates solutions in a file;
+        for ``leetcode`` the board's array of rows (``[".Q..",...]``), as
+        one element of the file's array; for ``svg`` a whole SVG document
+        of the board (:func:`parqueens.pictures.svg`, labels numbered from 1
+        with ``one_based``).  The empty solution (n = 0) is ``"[]\n"`` in
+        ``jsonl`` and ``leetcode``, else ``"\n"``.
 
     Raises
     ------
@@ -391,13 +424,18 @@ def render(queens, fmt, one_based=False):
     """
     check_format(fmt, TEXT_FORMATS)
     check_one_based(fmt, one_based)
-    return _render_text(_check_row(queens), fmt, one_based)
+    q = _check_row(queens)
+    if fmt == "svg":
+        from .pictures import svg
+
+        return svg([q], labels=True, one_based=one_based)
+    return _render_text(q, fmt, one_based)
 
 
 def _render_text(q, fmt, one_based):
     """:func:`render` for a checked list of int."""
     n = len(q)
-    if fmt == "perm" or (n == 0 and fmt != "jsonl"):  # n = 0: an empty line
+    if fmt == "perm" or (n == 0 and fmt not in ("jsonl", "leetcode")):  # n = 0: an empty line
         off = 1 if one_based else 0
         return " ".join([str(c + off) for c in q]) + "\n"
     if fmt == "jsonl":
@@ -405,6 +443,8 @@ def _render_text(q, fmt, one_based):
         return "[" + ",".join([str(c + off) for c in q]) + "]\n"
     if fmt == "board":
         return "".join(["." * c + "Q" + "." * (n - 1 - c) + "\n" for c in q])
+    if fmt == "leetcode":
+        return "[" + ",".join(['"' + "." * c + "Q" + "." * (n - 1 - c) + '"' for c in q]) + "]\n"
     return "".join(["0 " * c + "1" + " 0" * (n - 1 - c) + "\n" for c in q])
 
 
@@ -496,7 +536,9 @@ def estimate_size(fmt, n, count, *, one_based=False):
 
     Exact when every solution written is a permutation of ``range(n)``
     (every n-queens solution is): the text of a permutation does not
-    depend on its order.  File-system block rounding is not included.
+    depend on its order.  For ``svg``, an upper bound (the digits of a
+    board's place in the grid vary).  File-system block rounding is not
+    included.
 
     Parameters
     ----------
@@ -528,6 +570,10 @@ def estimate_size(fmt, n, count, *, one_based=False):
         return count * (_digit_total(off, n + off) + max(n, 1))
     if fmt == "jsonl":
         return count * (_digit_total(off, n + off) + max(n - 1, 0) + 3)
+    if fmt == "leetcode":  # "[" + boards joined by ",\n" + "]\n"
+        return 3 + count * (2 + n * (n + 2) + max(n - 1, 0)) + 2 * max(count - 1, 0)
+    if fmt == "svg":
+        return _svg_size_bound(n, count)
     if n == 0 and fmt != "npy":
         return count  # one empty line per solution
     if fmt == "board":
@@ -535,6 +581,19 @@ def estimate_size(fmt, n, count, *, one_based=False):
     if fmt == "matrix":
         return count * n * 2 * n + max(count - 1, 0)
     return NPY_HEADER_SIZE + count * n * npy_dtype(n).itemsize
+
+
+def _svg_size_bound(n, count):
+    """Bytes of an svg file of ``count`` boards of size n, at most (no labels)."""
+    from .pictures import SVG_FOOTER, SvgLayout, svg_header
+
+    layout = SvgLayout(n)
+    width, height = layout.size(count)
+    corner = max(width, height)  # a board's place has no more digits than this
+    board = len(layout.board(0, [])) + 2 * len(str(corner)) - 2
+    queens = n * len('<use href="#pq-queen" x="" y=""/>') + 2 * _digit_total(0, n)
+    head = len(svg_header(width, height, pad=True))
+    return head + len(SVG_FOOTER) + count * (board + queens)
 
 
 def _umask():
@@ -594,8 +653,8 @@ class SolutionWriter:
     n : int
         Board size, >= 0; every solution has length n.
     one_based : bool
-        Columns counted from 1 in ``perm`` and ``jsonl`` (refused, with
-        ``ValueError``, for the formats without numbers).
+        Columns counted from 1 in ``perm`` and ``jsonl``, labels in ``svg``
+        (refused, with ``ValueError``, for ``npy``; no effect elsewhere).
     force : bool
         Overwrite an existing ``path`` and skip the free-space check.
     expected_count : int or None
@@ -607,6 +666,13 @@ class SolutionWriter:
     reserve : int
         Bytes needed in the same folder besides the output (a listing's
         temporary file), added to the free-space check.
+    labels : bool
+        ``svg``: number the rows and columns (``ValueError`` for another format).
+
+    ``board`` to standard output that is a terminal able to show it
+    (:func:`parqueens.pictures.terminal_can_show`) is drawn as a picture
+    (:attr:`picture`); ``svg`` to standard output is held until
+    :meth:`close`, which writes its size first.
 
     Attributes
     ----------
@@ -650,8 +716,10 @@ class SolutionWriter:
         expected_count=None,
         estimated=False,
         reserve=0,
+        labels=False,
     ):
         self.fmt = check_format(fmt)
+        labels = check_labels(fmt, labels)
         self.n = _check_int(n, "n")
         self.one_based = check_one_based(fmt, one_based)
         self.force = bool(force)
@@ -667,8 +735,22 @@ class SolutionWriter:
         self._syncing = None  # the helper thread of the last background sync
         self._sync_error = None
         self._dtype = npy_dtype(self.n) if fmt == "npy" else None
+        self._layout = None
+        self._held = []  # svg to standard output: the boards, sent at close
+        if fmt == "svg":
+            from .pictures import SvgLayout
+
+            self._layout = SvgLayout(self.n, labels=labels, one_based=self.one_based)
+        #: board to a terminal that can show it: drawn (pictures.terminal_board)
+        self.picture = False
         if to_stdout:
             self.path = None
+            if fmt == "board" and self.n:
+                from .pictures import terminal_can_show
+
+                self.picture = terminal_can_show(sys.stdout)
+            if fmt == "leetcode":
+                self._emit(b"[")
             return
         self.path = check_output_path(path, self.force)
         if expected_count is not None and not self.force:
@@ -686,6 +768,12 @@ class SolutionWriter:
         self._tmp = self._file.name
         if fmt == "npy":
             self._emit(_npy_header(self._dtype, 0, self.n))
+        elif fmt == "svg":
+            from .pictures import svg_header
+
+            self._emit(svg_header(1, 1, pad=True).encode("ascii"))
+        elif fmt == "leetcode":
+            self._emit(b"[")
 
     # context manager
     def __enter__(self):
@@ -714,7 +802,7 @@ class SolutionWriter:
     def _emit(self, data):
         """Write bytes; on an OSError discard the temporary file and re-raise."""
         if self.path is None:
-            sys.stdout.write(data.decode("ascii"))
+            sys.stdout.write(data.decode("utf-8"))
             return
         try:
             self._write(data)
@@ -783,11 +871,26 @@ class SolutionWriter:
             import numpy as np
 
             data = np.array(rows, self._dtype).reshape(len(rows), self.n).tobytes()
+        elif self.fmt == "svg":
+            data = "".join(
+                self._layout.board(self.count + i, q) for i, q in enumerate(rows)
+            ).encode("ascii")
+            if self.path is None:  # its size is written first: held until close
+                self._held.append(data)
+                self.count += len(rows)
+                return
         else:
-            texts = [_render_text(q, self.fmt, self.one_based) for q in rows]
+            if self.picture:
+                from .pictures import terminal_board
+
+                texts = [terminal_board(q) for q in rows]
+            else:
+                texts = [_render_text(q, self.fmt, self.one_based) for q in rows]
             if self.n and self.fmt in ("board", "matrix"):  # a blank line between boards
                 texts = ["\n" * bool(self.count + i) + t for i, t in enumerate(texts)]
-            data = "".join(texts).encode("ascii")
+            elif self.fmt == "leetcode":  # one board a line, the lines joined by commas
+                texts = [",\n" * bool(self.count + i) + t[:-1] for i, t in enumerate(texts)]
+            data = "".join(texts).encode("utf-8")  # ASCII but for a terminal picture
         self._emit(data)
         self.count += len(rows)
 
@@ -820,6 +923,10 @@ class SolutionWriter:
         if k == 0:
             return
         fmt = self.fmt
+        if fmt in ("leetcode", "svg") or self.picture:  # documents, pictures: not millions
+            for i in range(0, k, 1 << 14):
+                self._write_rows(a[i : i + (1 << 14)].tolist())
+            return
         if fmt in ("board", "matrix") and n == 0:
             # no separator: an n = 0 board is one empty line, as in perm
             self._emit(b"\n" * k)
@@ -858,6 +965,14 @@ class SolutionWriter:
         if self._closed:
             return
         if self.path is None:
+            if self.fmt == "svg":
+                from .pictures import SVG_FOOTER, svg_header
+
+                head = svg_header(*self._layout.size(self.count))
+                sys.stdout.write(head + b"".join(self._held).decode("ascii") + SVG_FOOTER)
+                self._held = []
+            elif self.fmt == "leetcode":
+                sys.stdout.write("]\n")
             self._closed = True
             sys.stdout.flush()
             return
@@ -867,6 +982,15 @@ class SolutionWriter:
                 self._file.seek(0)
                 self._file.write(_npy_header(self._dtype, self.count, self.n))
                 self._file.seek(0, os.SEEK_END)
+            elif self.fmt == "svg":
+                from .pictures import SVG_FOOTER, svg_header
+
+                self._write(SVG_FOOTER.encode("ascii"))
+                self._file.seek(0)
+                self._file.write(svg_header(*self._layout.size(self.count), pad=True).encode())
+                self._file.seek(0, os.SEEK_END)
+            elif self.fmt == "leetcode":
+                self._write(b"]\n")
             _publish(self._file, self.path, self.force)
         except OSError as exc:
             self.abort()
@@ -1182,6 +1306,119 @@ class _TextReader(SolutionReader):
         return tuple(rows)
 
 
+class _LineFile:
+    """``read(size)`` over an iterator of byte lines (stdin after sniffing)."""
+
+    def __init__(self, lines):
+        self._lines = lines
+
+    def read(self, size):
+        return b"".join(itertools.islice(self._lines, 1 << 10))
+
+
+class _LeetCodeReader(SolutionReader):
+    """The :class:`SolutionReader` of the leetcode format: one JSON array of
+    boards, read a board at a time (any layout: one line, a board a line,
+    pretty-printed).  Each board is an array of n row strings, read as
+    board lines are (``q``, spaces); a row without exactly one queen reads
+    as column n and is recorded in ``bad_rows``, as for board files."""
+
+    def __init__(self, n, name, open_input):
+        super().__init__("leetcode", n)
+        self._name = name
+        self._open_input = open_input
+        self.solutions_read = 0
+        self.bad_rows = {}
+        self._rows = self._solutions()
+
+    def _solutions(self):
+        import codecs
+
+        decoder = json.JSONDecoder()
+        utf8 = codecs.getincrementaldecoder("utf-8")()
+        with self._open_input() as f:
+            chunks = iter(lambda: f.read(1 << 20), b"")
+            buf, pos, eof, opened = "", 0, False, False
+
+            def more():  # more text into buf; False at the end of the input
+                nonlocal buf, pos, eof
+                if eof:
+                    return False
+                chunk = next(chunks, None)
+                try:
+                    text = utf8.decode(chunk or b"", final=chunk is None)
+                except UnicodeDecodeError:
+                    raise ValueError(f"{self._name}: not UTF-8 text") from None
+                eof = chunk is None
+                buf, pos = buf[pos:] + text, 0
+                return True
+
+            def skip(chars=" \t\r\n\ufeff"):  # to the next other character, or None
+                nonlocal pos
+                while True:
+                    while pos < len(buf) and buf[pos] in chars:
+                        pos += 1
+                    if pos < len(buf):
+                        return buf[pos]
+                    if not more():
+                        return None
+
+            if skip() != "[":
+                raise ValueError(f"{self._name}: a leetcode file is a JSON array of boards")
+            pos += 1
+            while True:
+                c = skip()
+                if c == "]" or c is None:
+                    if c is None:
+                        raise ValueError(f"{self._name}: the array of boards is not closed by ']'")
+                    pos += 1
+                    if skip() is not None:
+                        raise ValueError(f"{self._name}: text after the array of boards")
+                    return
+                if opened:
+                    if c != ",":
+                        raise ValueError(
+                            f"{self._name}, after board {self.solutions_read}: expected ',' or ']'"
+                        )
+                    pos += 1
+                    skip()
+                while True:  # one board: decoded once its text is all in buf
+                    try:
+                        board, end = decoder.raw_decode(buf, pos)
+                        break
+                    except ValueError:
+                        if not more():
+                            where = f"{self._name}, board {self.solutions_read + 1}"
+                            raise ValueError(f"{where}: not valid JSON") from None
+                pos, opened = end, True
+                yield self._board(board)
+
+    def _board(self, board):
+        """The columns of one decoded board."""
+        k = self.solutions_read
+        where = f"{self._name}, board {k + 1}"
+        if not isinstance(board, list) or not all(isinstance(r, str) for r in board):
+            raise ValueError(f"{where}: expected an array of row strings")
+        if self.n is None:
+            self.n = len(board)
+        if len(board) != self.n:
+            raise ValueError(f"{where}: {len(board)} rows, expected {self.n}")
+        queens = []
+        for r, row in enumerate(board):
+            cells = _board_cells(row, f"{where}, row {r}") if self.n else ""
+            if len(cells) != self.n:
+                raise ValueError(f"{where}, row {r}: {len(cells)} squares, expected {self.n}")
+            if cells.count("Q") == 1:
+                queens.append(cells.index("Q"))
+            else:
+                found = [c for c, cell in enumerate(cells) if cell == "Q"]
+                if len(self.bad_rows) < 100:
+                    self.bad_rows.setdefault(k, (r, found))
+                queens.append(self.n)
+        self.solutions_read += 1
+        return tuple(queens)
+
+
 def _head(f):
     """The lines of binary file ``f`` up to the first non-blank one (all if none is)."""
     head = []
@@ -1272,6 +1509,8 @@ def read_solutions(path, fmt=None, n=None, *, one_based=False):
             with open(path, "rb") as f:
                 fmt = _sniff(_head(f), one_based)
     check_one_based(fmt, one_based)
+    if fmt not in READABLE_FORMATS:
+        raise ValueError(f"{name}: {fmt} is a picture, which parqueens does not read back")
     if fmt == "npy":
         return _npy_reader(None if stdin else path, name, head, n)
     if stdin:
@@ -1280,6 +1519,11 @@ def read_solutions(path, fmt=None, n=None, *, one_based=False):
         )
     else:
         open_input = functools.partial(open, path, "rb")
+    if fmt == "leetcode":
+        if stdin:
+            lines = itertools.chain(head, sys.stdin.buffer)
+            open_input = functools.partial(contextlib.nullcontext, _LineFile(lines))
+        return _LeetCodeReader(n, name, open_input)
     return _TextReader(fmt, n, name, open_input, bool(one_based))
 
 

@@ -37,14 +37,25 @@ UNITS_FROM = 3
 ORBIT_SIZES = (8, 4, 2, 1)
 
 #: The solution formats: name -> (file extensions, how it is stored).
-#: ``text``: lines of ASCII; ``numbered``: columns written as numbers, so
-#: ``one_based`` applies.  The first extension is the canonical one.
+#: ``text``: lines of ASCII (may go to standard output); ``readable``:
+#: read back by :func:`parqueens.formats.read_solutions` (and verify);
+#: ``zero_based``: its columns are numbers that always count from 0 (npy
+#: arrays, as numpy indexes them), so ``one_based`` is refused.  The first
+#: extension is the canonical one; ``leetcode`` has none of its own (.json
+#: is jsonl's: it is chosen with --format).
 FORMAT_TRAITS = {
-    "perm": {"extensions": (".perm",), "text": True, "numbered": True},
-    "board": {"extensions": (".board",), "text": True, "numbered": False},
-    "matrix": {"extensions": (".matrix",), "text": True, "numbered": False},
-    "jsonl": {"extensions": (".jsonl", ".json"), "text": True, "numbered": True},
-    "npy": {"extensions": (".npy",), "text": False, "numbered": False},
+    "perm": {"extensions": (".perm",), "text": True, "readable": True, "zero_based": False},
+    "board": {"extensions": (".board",), "text": True, "readable": True, "zero_based": False},
+    "matrix": {"extensions": (".matrix",), "text": True, "readable": True, "zero_based": False},
+    "jsonl": {
+        "extensions": (".jsonl", ".json"),
+        "text": True,
+        "readable": True,
+        "zero_based": False,
+    },
+    "leetcode": {"extensions": (), "text": True, "readable": True, "zero_based": False},
+    "npy": {"extensions": (".npy",), "text": False, "readable": True, "zero_based": True},
+    "svg": {"extensions": (".svg",), "text": True, "readable": False, "zero_based": False},
 }
 
 #: Names of the solution formats.
@@ -53,8 +64,11 @@ FORMATS = tuple(FORMAT_TRAITS)
 #: The formats written as text (all but ``npy``).
 TEXT_FORMATS = tuple(f for f, t in FORMAT_TRAITS.items() if t["text"])
 
-#: The formats whose columns are numbers, where ``one_based`` applies.
-NUMBERED_FORMATS = tuple(f for f, t in FORMAT_TRAITS.items() if t["numbered"])
+#: The formats that can be read back (all but the ``svg`` picture).
+READABLE_FORMATS = tuple(f for f, t in FORMAT_TRAITS.items() if t["readable"])
+
+#: The formats whose numbers always count from 0 (``one_based`` refused).
+ZERO_BASED_FORMATS = tuple(f for f, t in FORMAT_TRAITS.items() if t["zero_based"])
 
 #: File name extension -> solution format.  ``.txt`` is not listed: its
 #: format is sniffed from the content.

@@ -110,7 +110,7 @@ EXIT2 = {
     "exists": ({"x.perm": "keep me\n"}, ["solutions", 8, "-o", "x.perm", "--jobs", 1], "exists"),
     "missing_folder": ({}, ["solutions", 8, "-o", "nodir/x.perm", "--jobs", 1], "does not exist"),
     "npy_no_out": ({}, ["solutions", 8, "--format", "npy", "--jobs", 1], "npy"),
-    "one_based_board": ({}, ["solutions", 8, "--format", "board", "--one-based"], "one-based"),
+    "labels_board": ({}, ["solutions", 8, "--format", "board", "--labels"], "labels"),
     "one_based_npy_file": ({}, ["solutions", 8, "-o", "x.npy", "--one-based"], "one-based"),
     "fixed_same_row": ({}, ["count", 8, "--fixed", "0:0,0:3"], "row 0"),
     "fixed_off_board": ({}, ["count", 8, "--fixed", "9:0"], "off the board"),

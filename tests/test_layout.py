@@ -80,14 +80,8 @@ def test_jobs_decided_once_and_reported_as_run(cli):
         (["count", "8", "--fixed", "0:0", "--unique"], "cannot be combined with fixed queens"),
         (["solutions", "8", "--fixed", "0:0", "--unique"], "cannot be combined with fixed queens"),
         (["count", "8", "--fixed", "0:0", "--method", "mirror"], "method mirror cannot be used"),
-        (
-            ["solutions", "5", "--format", "board", "--one-based"],
-            "apply to perm and jsonl, not board",
-        ),
-        (
-            ["first", "5", "--format", "matrix", "--one-based"],
-            "apply to perm and jsonl, not matrix",
-        ),
+        (["solutions", "5", "--out", "x.npy", "--one-based"], "npy arrays are 0-based"),
+        (["first", "5", "--labels"], "labels (--labels) are drawn in svg pictures, not in perm"),
         (["solutions", "5", "--format", "npy"], "npy output needs a file"),
     ],
 )
@@ -104,10 +98,13 @@ def test_library_gives_the_same_messages():
         run_count(8, unique=True, fixed=[(0, 0)])
     from parqueens.formats import SolutionWriter, render
 
-    with pytest.raises(ValueError, match="apply to perm and jsonl, not board"):
-        render([1, 3, 0, 2], "board", one_based=True)
-    with pytest.raises(ValueError, match="apply to perm and jsonl, not matrix"):
-        SolutionWriter(None, "matrix", 4, one_based=True)
+    assert render([1, 3, 0, 2], "board", one_based=True) == ".Q..\n...Q\nQ...\n..Q.\n"
+    with pytest.raises(ValueError, match="npy arrays are 0-based"):
+        SolutionWriter("x.npy", "npy", 4, one_based=True)
+    with pytest.raises(
+        ValueError, match="labels .--labels. are drawn in svg pictures, not in perm"
+    ):
+        SolutionWriter(None, "perm", 4, labels=True)
     with pytest.raises(ValueError, match="npy output needs a file"):
         SolutionWriter(None, "npy", 4)
     with pytest.raises(ValueError, match="jobs must not be 0"):

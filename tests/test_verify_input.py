@@ -11,7 +11,8 @@ import io
 import numpy as np
 import pytest
 
-from parqueens.formats import FORMATS, SolutionWriter, read_solutions
+from parqueens.formats import READABLE_FORMATS as FORMATS
+from parqueens.formats import SolutionWriter, read_solutions
 from parqueens.listing import solutions
 
 from cli_helpers import assert_one_line_error
@@ -250,10 +251,14 @@ def test_stdin_bad_npy(cli, data, args):
 
 
 def test_stdin_board_one_based(cli):
-    # board has no column numbers: --one-based is refused, as for `solutions`
+    # board has no column numbers: --one-based counts the report's rows from 1
     r = cli("verify", "-", "--one-based", input=b".Q..\n...Q\nQ...\n..Q.\n")
-    assert_one_line_error(r)
-    assert "(--one-based) apply to perm and jsonl, not board" in r.stderr
+    assert (r.returncode, r.stderr) == (0, "")
+    r = cli("verify", "-", "--one-based", input=b".Q..\n...Q\nQQ..\n..Q.\n")
+    assert r.returncode == 1 and r.stderr == (
+        "parqueens: first problem: solution 1 [2, 4, ?, 3] is not a valid placement: "
+        "row 3 has 2 queens (columns 1 and 2)\n"
+    )
 
 
 @pytest.mark.parametrize("name", ["text.npy", "trunc.npy", "object.npy", "zip.npy", "empty.npy"])
