@@ -491,15 +491,9 @@ def _note(args, message):
 
 
 def _format_bytes(count):
-    """A size for people: ``3.2 GiB``, ``12 TiB``, ``1.3e+06 PiB``."""
-    if count < 1024:
-        return f"{int(count)} B"
-    for unit in ("KiB", "MiB", "GiB", "TiB"):
-        count /= 1024
-        if count < 1024:
-            return f"{count:.3g} {unit}"
-    count /= 1024
-    return f"{count:.3g} PiB"
+    from .formats import format_bytes
+
+    return format_bytes(count)
 
 
 def _format_seconds(seconds):
@@ -859,7 +853,9 @@ def cmd_status(args):
         for n in sorted(set(summary) | set(params.get("n") or [])):
             s = summary.get(n)
             if s is None:
-                sizes.append({"n": n, "started": False})
+                # units without the size's record (deleted): the next run resumes them
+                k = store.stored_units(n)
+                sizes.append({"n": n, "started": bool(k)} | ({"units_done": k} if k else {}))
                 continue
             tally = tally_stored(_stored_method(identity, n), s["units"])
             done, all_units = s["units_done"], s["units_total"]
@@ -896,6 +892,12 @@ def cmd_status(args):
     for z in sizes:
         if not z["started"]:
             print(f"n = {z['n']}: not started")
+            continue
+        if "units_total" not in z:
+            print(
+                f"n = {z['n']}: {z['units_done']} units stored, without the size's record "
+                "(the next run resumes them)"
+            )
             continue
         line = f"n = {z['n']}: {z['units_done']}/{z['units_total']} units"
         if z["done"]:

@@ -536,8 +536,8 @@ def estimate_size(fmt, n, count, *, one_based=False):
 
     Exact when every solution written is a permutation of ``range(n)``
     (every n-queens solution is): the text of a permutation does not
-    depend on its order.  For ``svg``, an upper bound (the digits of a
-    board's place in the grid vary).  File-system block rounding is not
+    depend on its order.  For ``svg``, an upper bound (labels included,
+    and the digits of a board's place in the grid vary).  File-system block rounding is not
     included.
 
     Parameters
@@ -584,16 +584,36 @@ def estimate_size(fmt, n, count, *, one_based=False):
 
 
 def _svg_size_bound(n, count):
-    """Bytes of an svg file of ``count`` boards of size n, at most (no labels)."""
+    """Bytes of an svg file of ``count`` boards of size n, at most (with labels)."""
     from .pictures import SVG_FOOTER, SvgLayout, svg_header
 
-    layout = SvgLayout(n)
+    layout = SvgLayout(n, labels=True)
     width, height = layout.size(count)
     corner = max(width, height)  # a board's place has no more digits than this
     board = len(layout.board(0, [])) + 2 * len(str(corner)) - 2
     queens = n * len('<use href="#pq-queen" x="" y=""/>') + 2 * _digit_total(0, n)
     head = len(svg_header(width, height, pad=True))
     return head + len(SVG_FOOTER) + count * (board + queens)
+
+
+def format_bytes(count):
+    """A size in bytes for people: ``512 B``, ``3.2 GiB``, ``1.3e+06 PiB``."""
+    if count < 1024:
+        return f"{int(count)} B"
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
+        count /= 1024
+        if count < 1024:
+            return f"{count:.3g} {unit}"
+    count /= 1024
+    return f"{count:.3g} PiB"
+
+
+def _sizes_text(need, free, estimated=False):
+    """``need [about] X, Y free``, for people; in bytes when they round alike."""
+    a, b = format_bytes(need), format_bytes(free)
+    if a == b:
+        a, b = f"{need} bytes", free
+    return f"need {'about ' * bool(estimated)}{a}, {b} free"
 
 
 def _umask():
@@ -759,9 +779,9 @@ class SolutionWriter:
                 raise NotEnoughSpace(
                     errno.ENOSPC,
                     f"not enough space for the output"
-                    f"{' and its temporary file' * bool(reserve)}: need "
-                    f"{'about ' * bool(estimated)}{need} bytes, "
-                    f"{free} free (use --force to write anyway)",
+                    f"{' and its temporary file' * bool(reserve)}: "
+                    f"{_sizes_text(need, free, estimated)} "
+                    f"(use --force to write anyway)",
                     os.path.dirname(self.path),
                 )
         self._file = _open_temp(self.path)
@@ -1306,6 +1326,10 @@ class _TextReader(SolutionReader):
         return tuple(rows)
 
 
+#: Bytes of a leetcode input decoded at a time.
+_LEETCODE_CHUNK = 1 << 20
+
+
 class _LineFile:
     """``read(size)`` over an iterator of byte lines (stdin after sniffing)."""
 
@@ -1337,7 +1361,7 @@ class _LeetCodeReader(SolutionReader):
         decoder = json.JSONDecoder()
         utf8 = codecs.getincrementaldecoder("utf-8")()
         with self._open_input() as f:
-            chunks = iter(lambda: f.read(1 << 20), b"")
+            chunks = iter(lambda: f.read(_LEETCODE_CHUNK), b"")
             buf, pos, eof, opened = "", 0, False, False
 
             def more():  # more text into buf; False at the end of the input

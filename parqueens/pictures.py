@@ -92,7 +92,10 @@ class SvgLayout:
         return self.n + self.margin + 1
 
     def size(self, count):
-        """``(width, height)`` in squares of a grid of ``count`` boards."""
+        """``(width, height)`` in squares of a grid of ``count`` boards (an
+        empty picture for none)."""
+        if not count:
+            return 0, 0
         across = max(1, min(count, self.columns))
         down = max(1, -(-count // self.columns))
         return across * self.step - 1, down * self.step - 1

@@ -541,6 +541,10 @@ class RunStore:
                 f"leave out --unique"
             )
 
+    def stored_units(self, n):
+        """How many units of n are stored (checked), with or without the size's record."""
+        return len(self._units(n))
+
     def _units(self, n):
         """The stored units of n: ``{unit_id: (solutions, by_stab, nodes)}``,
         each checked against its checksum."""

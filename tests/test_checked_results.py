@@ -213,3 +213,13 @@ def test_table_refuses_recheck_without_checkpoint_before_its_header(cli):
     r = cli("table", "5-8", "--recheck", 0.5)
     assert_one_line_error(r)
     assert "checkpoint" in r.stderr
+
+
+def test_status_of_units_without_their_size_record(cli, finished):
+    path, _ = finished
+    _sql(path, "DELETE FROM runs WHERE n = 11")
+    r = cli("status", path)
+    assert r.returncode == 0
+    assert "n = 11: " in r.stdout and "units stored, without the size's record" in r.stdout
+    r = cli("count", 11, "--checkpoint", path, "--json")
+    assert r.returncode == 0 and '"resumed": 0' not in r.stdout  # resumed, not searched again

@@ -173,8 +173,9 @@ def test_write_many_equals_write(tmp_path, fmt):
             w.write_many([])
             w.write_many(sols[2:].tolist())
         assert (tmp_path / f"lists{n}").read_bytes() == one.read_bytes(), (fmt, n)
-        if fmt == "svg":  # an upper bound: a board's place in the grid varies in digits
-            assert os.path.getsize(one) <= estimate_size(fmt, n, 7) <= 1.1 * os.path.getsize(one)
+        if fmt == "svg":  # an upper bound (labels, digits of the place)
+            size = os.path.getsize(one)  # labels counted: at most about 3 times
+            assert size <= estimate_size(fmt, n, 7) <= 3.2 * size
         else:
             assert os.path.getsize(one) == estimate_size(fmt, n, 7, **kw)
         if fmt != "svg":  # a picture, not read back
@@ -409,7 +410,8 @@ def test_not_enough_space(tmp_path, monkeypatch):
     monkeypatch.setattr(shutil, "disk_usage", _fake_disk(100))
     path = tmp_path / "sols.board"
     need = estimate_size("board", 6, 1000)
-    with pytest.raises(NotEnoughSpace, match=f"need {need} bytes, 100 free") as info:
+    assert round(need / 1024) == 42  # sizes for people
+    with pytest.raises(NotEnoughSpace, match="need 42 KiB, 100 B free") as info:
         SolutionWriter(path, "board", 6, expected_count=1000)
     assert isinstance(info.value, OSError) and info.value.errno == errno.ENOSPC
     assert _leftovers(tmp_path) == []
