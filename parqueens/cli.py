@@ -484,6 +484,11 @@ def _say(message):
     print(f"parqueens: {message}", file=sys.stderr)
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """A library's warning while a command runs, as one line with the prefix."""
+    _say("warning: " + " ".join(str(message).split()))
+
+
 def _note(args, message):
     """A note (:func:`_say`), unless --quiet."""
     if not getattr(args, "quiet", False):
@@ -1271,6 +1276,7 @@ def main(argv=None):
             warnings.filterwarnings(
                 "ignore", message=r".*tasks which were still being processed", category=UserWarning
             )
+            warnings.showwarning = _show_warning
             args = parser.parse_args(argv)
             return _run(args)
     except UsageError as exc:

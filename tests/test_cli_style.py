@@ -154,3 +154,23 @@ def test_invalid_npy_rows_numbered_from_one(cli, tmp_path):
 def test_parser_errors_name_the_command():
     with pytest.raises(cli_module.UsageError, match="^count: argument N: "):
         cli_module.build_parser().parse_args(["count", "x"])
+
+
+def test_library_warnings_one_line_with_the_prefix(cli, monkeypatch):
+    import warnings
+
+    from parqueens import runner
+
+    real = runner.run_count
+
+    def warning(*args, **kwargs):
+        text = "Port 8787 is already in use.\nPerhaps you already have a cluster running?"
+        warnings.warn(text, UserWarning, stacklevel=2)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_count", warning)
+    r = cli("count", 8)
+    assert r.stdout == "92\n" and r.stderr == (
+        "parqueens: warning: Port 8787 is already in use. Perhaps you already have a cluster "
+        "running?\n"
+    )
