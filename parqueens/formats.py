@@ -1428,7 +1428,12 @@ class _LeetCodeReader(SolutionReader):
         if len(board) != self.n:
             raise ValueError(f"{where}: {len(board)} rows, expected {self.n}")
         queens = []
+        n = self.n
         for r, row in enumerate(board):
+            c = row.find("Q")
+            if len(row) == n and c >= 0 and row.count(".") == n - 1:  # as parqueens writes it
+                queens.append(c)
+                continue
             cells = _board_cells(row, f"{where}, row {r}") if self.n else ""
             if len(cells) != self.n:
                 raise ValueError(f"{where}, row {r}: {len(cells)} squares, expected {self.n}")
