@@ -14,7 +14,7 @@ import sys
 import warnings
 
 from . import checks
-from .names import BACKENDS, FORMATS, METHODS, TABLE_EXTENSIONS, VERSION
+from .names import BACKENDS, FORMATS, METHODS, READABLE_FORMATS, TABLE_EXTENSIONS, VERSION
 
 
 class UsageError(Exception):
@@ -387,7 +387,7 @@ def build_parser():
     )
     p.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=READABLE_FORMATS,
         default=None,
         help="the file's format (default: from its extension or content)",
     )

@@ -128,8 +128,10 @@ def test_svg_one_board_and_queens_placed(cli):
     placed = sorted((int(u.attrib["y"]), int(u.attrib["x"])) for u in uses)
     assert placed == list(enumerate((0, 4, 7, 5, 2, 6, 1, 3)))
     assert cli("solutions", 3, "--format", "svg").stdout == pictures.svg([])
-    r = cli("verify", "-", "--format", "svg", input=r.stdout.encode())
+    r = cli("verify", "-", input=r.stdout.encode())
     assert r.returncode == 2 and "svg is a picture" in r.stderr
+    r = cli("verify", "-", "--format", "svg", input=b"")
+    assert r.returncode == 2 and "invalid choice: 'svg'" in r.stderr
 
 
 def test_board_draws_itself():
