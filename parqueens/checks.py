@@ -97,8 +97,8 @@ def check_one_based(fmt, one_based):
     command line's --fixed squares count from 1 with it too)."""
     if one_based and fmt in ZERO_BASED_FORMATS:
         raise ValueError(
-            f"{fmt} arrays are 0-based, as numpy indexes them: drop --one-based "
-            f"(one_based) or choose another format"
+            f"{fmt} arrays are 0-based, as numpy indexes them: one-based numbering "
+            f"(--one-based) does not apply"
         )
     return bool(one_based)
 

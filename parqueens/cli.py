@@ -317,6 +317,7 @@ def build_parser():
 
     p = sub.add_parser("status", help="show the progress stored in a checkpoint file")
     p.add_argument("file", metavar="FILE")
+    _add_one_based(p, "show the fixed squares from 1 (--json keeps them 0-based, as stored)")
     _add_quiet(p)
     p.add_argument(
         "--json",
@@ -481,7 +482,12 @@ def _say(message):
     """One line on stderr.  Every line parqueens writes there, but the
     progress bars, starts with ``parqueens: ``; a failure (exit 2 or 3)
     goes on with ``error: ``."""
-    print(f"parqueens: {message}", file=sys.stderr)
+    text = f"parqueens: {message}"
+    tqdm = sys.modules.get("tqdm")
+    if tqdm is not None and getattr(tqdm.tqdm, "_instances", None):
+        tqdm.tqdm.write(text, file=sys.stderr)  # above a progress bar, not into it
+    else:
+        print(text, file=sys.stderr)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
@@ -660,7 +666,10 @@ def cmd_count(args):
         _say(message)
         code = 1 if ok is False else 0
     if args.json:
-        print(json.dumps(result.as_dict()))
+        report = result.as_dict()
+        if result.conflict:  # the squares named as the user gave them
+            report["conflict"] = checks.fixed_conflict(args.fixed, args.one_based)
+        print(json.dumps(report))
     elif args.unique:
         print(f"total {result.total}")
         print(f"fundamental {result.fundamental}")
@@ -888,7 +897,8 @@ def cmd_status(args):
     if args.json:
         print(json.dumps({"file": args.file, "method": method, "fixed": fixed, "sizes": sizes}))
         return 0
-    fixed_text = ",".join(f"{r}:{c}" for r, c in fixed)
+    o = 1 if args.one_based else 0
+    fixed_text = ",".join(f"{r + o}:{c + o}" for r, c in fixed)
     print(
         f"checkpoint {args.file}: method={method}"
         + (f" fixed={fixed_text}" if fixed else "")
@@ -969,11 +979,12 @@ def _output_format(args, default="perm"):
 
 
 def _named_format(args, default):
-    from .names import EXTENSIONS
+    from .names import EXTENSIONS, SHARED_EXTENSIONS
 
     if args.format and args.out and args.out != "-":
         ext = os.path.splitext(args.out)[1].lower()
-        if ext in EXTENSIONS and EXTENSIONS[ext] != args.format:
+        shared = args.format in SHARED_EXTENSIONS.get(ext, ())
+        if ext in EXTENSIONS and EXTENSIONS[ext] != args.format and not shared:
             raise UsageError(
                 f"--format {args.format} contradicts the extension of "
                 f"{args.out} ({EXTENSIONS[ext]}); rename the file or drop --format"
@@ -1229,16 +1240,17 @@ def _log_notes(args):
         return
     handler = logging.StreamHandler(_Stderr())
     handler.parqueens_cli = True
-    handler.setFormatter(logging.Formatter("parqueens: %(message)s"))
+    handler.setFormatter(logging.Formatter("%(message)s"))
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
 
 
 class _Stderr:
-    """sys.stderr as it is when written to (tests and console_main replace it)."""
+    """Where the log notes go: :func:`_say` (its prefix is in the handler's format)."""
 
     def write(self, text):
-        sys.stderr.write(text)
+        if text.strip():
+            _say(text.strip())
 
     def flush(self):
         sys.stderr.flush()
@@ -1277,7 +1289,9 @@ def main(argv=None):
                 "ignore", message=r".*tasks which were still being processed", category=UserWarning
             )
             warnings.showwarning = _show_warning
-            args = parser.parse_args(argv)
+            args, extra = parser.parse_known_args(argv)
+            if extra:  # named with its command, as the other usage errors
+                raise UsageError(f"{args.command}: unrecognized arguments: {' '.join(extra)}")
             return _run(args)
     except UsageError as exc:
         _say(f"error: {exc}")
@@ -1343,7 +1357,9 @@ def _run(args):
         sys.stdout = open(os.devnull, "w")  # notes go to stderr; nothing is lost
     _check_jobs(args)
     _check_split_depth(args)
-    return args.func(args)
+    code = args.func(args)
+    sys.stdout.flush()  # here, where a reader gone away is exit code 141
+    return code
 
 
 def _resume_hint():

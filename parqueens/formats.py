@@ -67,6 +67,7 @@ from .names import (  # noqa: F401  (public here too)
     EXTENSIONS,
     FORMATS,
     READABLE_FORMATS,
+    SHARED_EXTENSIONS,
     TEXT_FORMATS,
 )
 
@@ -256,7 +257,9 @@ def check_output_path(path, force):
     (a device or FIFO cannot be replaced atomically: redirect stdout instead).
     """
     text = os.fspath(path)
-    if not text or text.endswith(os.sep) or os.path.isdir(text):
+    if not text:
+        raise ValueError("the output path is empty")
+    if text.endswith(os.sep) or os.path.isdir(text):
         raise IsADirectoryError(errno.EISDIR, "output path is a folder", text)
     target = os.path.realpath(text)
     folder, name = os.path.split(target)
@@ -570,8 +573,8 @@ def estimate_size(fmt, n, count, *, one_based=False):
         return count * (_digit_total(off, n + off) + max(n, 1))
     if fmt == "jsonl":
         return count * (_digit_total(off, n + off) + max(n - 1, 0) + 3)
-    if fmt == "leetcode":  # "[" + boards joined by ",\n" + "]\n"
-        return 3 + count * (2 + n * (n + 2) + max(n - 1, 0)) + 2 * max(count - 1, 0)
+    if fmt == "leetcode":  # "[" + boards joined by ",\n" + "]\n" ("[\n]\n" for none)
+        return 3 + count * (2 + n * (n + 2) + max(n - 1, 0)) + 2 * max(count - 1, 0) + (not count)
     if fmt == "svg":
         return _svg_size_bound(n, count)
     if n == 0 and fmt != "npy":
@@ -992,7 +995,7 @@ class SolutionWriter:
                 sys.stdout.write(head + b"".join(self._held).decode("ascii") + SVG_FOOTER)
                 self._held = []
             elif self.fmt == "leetcode":
-                sys.stdout.write("]\n")
+                sys.stdout.write(_LEETCODE_END[not self.count])
             self._closed = True
             sys.stdout.flush()
             return
@@ -1010,7 +1013,7 @@ class SolutionWriter:
                 self._file.write(svg_header(*self._layout.size(self.count), pad=True).encode())
                 self._file.seek(0, os.SEEK_END)
             elif self.fmt == "leetcode":
-                self._write(b"]\n")
+                self._write(_LEETCODE_END[not self.count].encode())
             _publish(self._file, self.path, self.force)
         except OSError as exc:
             self.abort()
@@ -1167,9 +1170,10 @@ class _TextReader(SolutionReader):
         self.empty_lines_more = 0  # beyond the first 100
         #: Solutions read so far.
         self.solutions_read = 0
-        #: board/matrix: solution index (from 0) -> ``(row, columns)`` of
-        #: its first line without exactly one queen (the row reads as
-        #: column n), for the first 100 such solutions.
+        #: Solution index (from 0) -> ``(row, columns)`` of its first board
+        #: line without exactly one queen, or ``(row, column)`` of its first
+        #: column off the board (perm, jsonl; 0-based); such a row reads as
+        #: column n.  The first 100 such solutions.
         self.bad_rows = {}
         self._rows = self._solutions()
 
@@ -1286,8 +1290,15 @@ class _TextReader(SolutionReader):
         where, off = self._where(), self._offset
         cols = self._spec.parse(line, where)
         self._check_length(len(cols))
+        n = self.n
+        queens = tuple(c - off for c in cols) if off else tuple(cols)
+        if not all(0 <= c < n for c in queens):  # kept as column n (any size fits in int64)
+            r = next(r for r, c in enumerate(queens) if not 0 <= c < n)
+            if len(self.bad_rows) < 100:
+                self.bad_rows.setdefault(self.solutions_read, (r, queens[r]))
+            queens = tuple(c if 0 <= c < n else n for c in queens)
         self.solutions_read += 1
-        return tuple(c - off for c in cols) if off else tuple(cols)
+        return queens
 
     def _grid_line(self, line):
         """Add the queen of a board/matrix line to the solution being read; None."""
@@ -1325,6 +1336,10 @@ class _TextReader(SolutionReader):
             )
         return tuple(rows)
 
+
+#: The end of a leetcode file: after its boards, and for none: ``[`` and
+#: ``]`` on two lines, since ``[]`` alone is the jsonl of the n = 0 solution.
+_LEETCODE_END = ("]\n", "\n]\n")
 
 #: Bytes of a leetcode input decoded at a time.
 _LEETCODE_CHUNK = 1 << 20
@@ -1426,7 +1441,8 @@ class _LeetCodeReader(SolutionReader):
         if self.n is None:
             self.n = len(board)
         if len(board) != self.n:
-            raise ValueError(f"{where}: {len(board)} rows, expected {self.n}")
+            rows = f"{len(board)} row{'s' * (len(board) != 1)}"
+            raise ValueError(f"{where}: {rows}, expected {self.n}")
         queens = []
         n = self.n
         for r, row in enumerate(board):
@@ -1475,9 +1491,11 @@ def read_solutions(path, fmt=None, n=None, *, one_based=False):
     """Read solutions written in any of :data:`FORMATS`.
 
     Only the structure is checked (every solution has n rows), not whether
-    the rows are n-queens solutions: a column off the board is read as it
-    is, and a board/matrix line without exactly one queen as column n
-    (:func:`parqueens.verify.check_blocks` reports both as invalid).
+    the rows are n-queens solutions: a column off the board of a text
+    format and a board line without exactly one queen read as column n
+    (``bad_rows`` of the reader says what was there), and an npy file's as
+    they are (:func:`parqueens.verify.check_blocks` reports them all as
+    invalid).
 
     Parameters
     ----------
@@ -1533,7 +1551,9 @@ def read_solutions(path, fmt=None, n=None, *, one_based=False):
     else:
         path = name = os.fspath(path)
         os.stat(path)  # FileNotFoundError now rather than at the first next()
-        fmt = fmt or EXTENSIONS.get(os.path.splitext(path)[1].lower())
+        ext = os.path.splitext(path)[1].lower()
+        # .json is jsonl's, and a leetcode file may carry it: its content decides
+        fmt = fmt or (None if ext in SHARED_EXTENSIONS else EXTENSIONS.get(ext))
         if fmt is None:
             with open(path, "rb") as f:
                 fmt = _sniff(_head(f), one_based)

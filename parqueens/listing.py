@@ -310,7 +310,8 @@ def _mirrored(n, blocks, limit, spill_dir=None):
                 raise OSError(
                     exc.errno,
                     f"{exc.strerror} (writing the listing's temporary file of the mirrored "
-                    f"half, n bytes for every other solution; TMPDIR chooses its folder)",
+                    f"half, n bytes for every other solution; "
+                    f"{'beside the output' if spill_dir else 'TMPDIR chooses its folder'})",
                     spill_dir or tempfile.gettempdir(),
                 ) from None
             per_column += np.bincount(left[:, 0], minlength=n)

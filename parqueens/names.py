@@ -74,5 +74,9 @@ ZERO_BASED_FORMATS = tuple(f for f, t in FORMAT_TRAITS.items() if t["zero_based"
 #: format is sniffed from the content.
 EXTENSIONS = {ext: f for f, t in FORMAT_TRAITS.items() for ext in t["extensions"]}
 
+#: Extensions that another format may carry too: written with
+#: ``--format`` (``--format leetcode --out x.json``), read by content.
+SHARED_EXTENSIONS = {".json": ("jsonl", "leetcode")}
+
 #: File name extension -> format of a count table (``parqueens table --out``).
 TABLE_EXTENSIONS = {".csv": "csv", ".json": "json", ".md": "md"}

@@ -92,10 +92,10 @@ class SvgLayout:
         return self.n + self.margin + 1
 
     def size(self, count):
-        """``(width, height)`` in squares of a grid of ``count`` boards (an
-        empty picture for none)."""
+        """``(width, height)`` in squares of a grid of ``count`` boards (one
+        blank square for none: renderers refuse a picture without size)."""
         if not count:
-            return 0, 0
+            return 1, 1
         across = max(1, min(count, self.columns))
         down = max(1, -(-count // self.columns))
         return across * self.step - 1, down * self.step - 1
@@ -146,8 +146,8 @@ def svg(solutions, *, columns=None, labels=False, one_based=False):
         Each ``queens[row] = col``, 0-based, all of one length n (a single
         solution: pass ``[queens]``).
     columns : int or None
-        Boards per row of the grid (None: :data:`COLUMNS`, fewer when there
-        are fewer boards).
+        Boards per row of the grid, >= 1 (None: :data:`COLUMNS`; fewer when
+        there are fewer boards).
     labels : bool
         Number the rows and columns.
     one_based : bool
@@ -161,14 +161,17 @@ def svg(solutions, *, columns=None, labels=False, one_based=False):
     Raises
     ------
     TypeError, ValueError
-        For solutions that are not rows of one length with columns in ``range(n)``.
+        For solutions that are not rows of one length with columns in
+        ``range(n)``, or ``columns`` that is not a positive int.
     """
+    from .checks import check_positive
     from .formats import _check_row
 
-    rows = [_check_row(q) for q in solutions]
-    n = len(rows[0]) if rows else 0
+    columns = COLUMNS if columns is None else check_positive(columns, "columns")
+    rows = list(solutions)
+    n = len(_check_row(rows[0])) if rows else 0
     rows = [_check_row(q, n) for q in rows]
-    layout = SvgLayout(n, columns or COLUMNS, bool(labels), bool(one_based))
+    layout = SvgLayout(n, columns, bool(labels), bool(one_based))
     body = "".join(layout.board(i, q) for i, q in enumerate(rows))
     return svg_header(*layout.size(len(rows))) + body + SVG_FOOTER
 
@@ -215,9 +218,10 @@ def terminal_board(queens):
 
 
 class Board(tuple):
-    """A solution that draws itself: a tuple of int, ``queens[row] = col``
-    (0-based), shown as a picture in a notebook (``_repr_svg_``) and as
-    ``Q``/``.`` lines by ``str``.
+    """A placement that draws itself: a tuple of int, ``queens[row] = col``
+    (0-based; valid or not: a wrong placement can be shown too, see
+    :func:`parqueens.is_solution`), shown as a picture in a notebook
+    (``_repr_svg_``) and as ``Q``/``.`` lines by ``str``.
 
     ``Board(parqueens.first_solution(8))`` in Jupyter shows the board.
     Raises TypeError/ValueError unless the columns lie in ``range(n)``.

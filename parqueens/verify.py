@@ -102,16 +102,20 @@ def why_invalid(queens, n=None, one_based=False, bad_row=None):
     other, or a column off the board; None if it is valid.
 
     ``bad_row``: ``(row, columns)`` of a board line without exactly one
-    queen (as :attr:`parqueens.formats.SolutionReader.bad_rows` records it),
-    described first.  Rows and columns are counted from 1 with
+    queen or ``(row, column)`` of a column off the board (as
+    :attr:`parqueens.formats.SolutionReader.bad_rows` records them, the row
+    then holding n), described first.  Rows and columns are counted from 1 with
     ``one_based``."""
     n = len(queens) if n is None else n
     off = 1 if one_based else 0
     if bad_row is not None:
         r, found = bad_row
+        if not isinstance(found, list):  # a column off the board
+            return f"the queen of row {r + off} is off the board (column {found + off})"
         if not found:
             return f"row {r + off} has no queen"
-        cols = " and ".join(str(c + off) for c in found)
+        cols = [str(c + off) for c in found]
+        cols = ", ".join(cols[:-1]) + " and " + cols[-1]
         return f"row {r + off} has {len(found)} queens (columns {cols})"
     seen = {}
     for r, c in enumerate(queens):

@@ -126,6 +126,16 @@ BOARD = ".Q..\n...Q\nQ...\n..Q.\n"
             "the queen of row 3 is off the board (column 5)",
         ),
         (
+            "1 3 0 2\n1 3 0 9223372036854775808\n",
+            "solution 2 [1, 3, 0, ?] is not a valid placement: the queen of row 3 is off "
+            "the board (column 9223372036854775808)",
+        ),
+        (
+            "QQQQ\n...Q\nQ...\n..Q.\n",
+            "solution 1 [?, 3, 0, 2] is not a valid placement: row 0 has 4 queens "
+            "(columns 0, 1, 2 and 3)",
+        ),
+        (
             "[1,3,0,2]\n[1,1,0,2]\n",
             "solution 2 [1, 1, 0, 2] is not a valid placement: "
             "the queens of rows 0 and 1 (columns 1 and 1) share a column",
@@ -149,6 +159,55 @@ def test_invalid_npy_rows_numbered_from_one(cli, tmp_path):
         "parqueens: first problem: solution 2 [2, 0, 3, ?] is not a valid placement: "
         "the queen of row 3 is off the board (column 9)\n"
     )
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (("count", "8", "--uniq"), "count: unrecognized arguments: --uniq"),
+        (("status", "x.db", "--progress"), "status: unrecognized arguments: --progress"),
+        (("first", "8", "--out", ""), "the output path is empty"),
+        (("solutions", "8", "--out", "x.npy", "--one-based"), "one-based numbering (--one-based)"),
+    ],
+)
+def test_more_errors_in_one_style(cli, tmp_path, argv, words):
+    r = cli(*argv, cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr == f"parqueens: error: {r.stderr[18:]}"
+    assert words in r.stderr and r.stderr.count("\n") == 1 and "Errno" not in r.stderr
+
+
+def test_notes_above_a_progress_bar(cli, monkeypatch):
+    """A note while a bar is shown goes on its own line (tqdm.write)."""
+    from parqueens import runner
+
+    real = runner.run_count
+
+    def noting(*args, **kwargs):
+        import logging
+
+        result = real(*args, **kwargs)  # its bar shown, and still open in the table's
+        logging.getLogger("parqueens").info("a note")
+        return result
+
+    monkeypatch.setattr(runner, "run_count", noting)
+    r = cli("table", "5-6", "--progress")
+    assert r.returncode == 0
+    assert "\nparqueens: a note\n" in "\n" + r.stderr.replace("\r", "\n")
+
+
+def test_count_json_conflict_names_squares_as_given(cli):
+    import json
+
+    r = cli("count", 8, "--fixed", "1:1,3:1", "--one-based", "--json")
+    assert json.loads(r.stdout)["conflict"] == "fixed queens 1:1 and 3:1 share column 1"
+    r = cli("count", 8, "--fixed", "0:0,2:0", "--json")
+    assert json.loads(r.stdout)["conflict"] == "fixed queens 0:0 and 2:0 share column 0"
+
+
+def test_status_fixed_squares_from_one(cli, tmp_path):
+    assert cli("count", 8, "--fixed", "2:3", "--one-based", "--checkpoint", "c.db", cwd=tmp_path)
+    assert "fixed=1:2" in cli("status", "c.db", cwd=tmp_path).stdout
+    assert "fixed=2:3" in cli("status", "c.db", "--one-based", cwd=tmp_path).stdout
 
 
 def test_parser_errors_name_the_command():

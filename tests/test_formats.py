@@ -120,9 +120,10 @@ def test_one_based_file_read_as_zero_based_is_off_the_board(tmp_path):
 @pytest.mark.parametrize(
     "name, text, rows, bad",
     [
-        # columns off the board are read as written; verify finds them
-        ("a.perm", "1 3 0 4\n", [(1, 3, 0, 4)], {}),
-        ("a.jsonl", "[1,3,0,9]\n", [(1, 3, 0, 9)], {}),
+        # a column off the board reads as column n; verify names it
+        ("a.perm", "1 3 0 4\n", [(1, 3, 0, 4)], {0: (3, 4)}),
+        ("a.perm", "1 3 0 99999999999999999999\n", [(1, 3, 0, 4)], {0: (3, 10**20 - 1)}),
+        ("a.jsonl", "[1,3,0,9]\n", [(1, 3, 0, 4)], {0: (3, 9)}),
         # a board line without exactly one queen reads as column n
         ("a.board", ".Q..\n...Q\nQ..Q\n..Q.\n", [(1, 3, 4, 2)], {0: (2, [0, 3])}),
         ("a.board", "QQ..\n...Q\nQ...\n..Q.\n", [(4, 3, 0, 2)], {0: (0, [0, 1])}),

@@ -28,7 +28,8 @@ def test_leetcode_output_is_json_of_the_solutions(cli, tmp_path):
     ]
     assert r.returncode == 0 and boards == sorted(want, key=lambda b: [x.index("Q") for x in b])
     assert r.stdout.count("\n") == len(want)  # one board a line
-    assert cli("solutions", 3, "--format", "leetcode").stdout == "[]\n"
+    # none: "[" and "]" on two lines ("[]" alone is jsonl's n = 0 solution)
+    assert cli("solutions", 3, "--format", "leetcode").stdout == "[\n]\n"
     assert render((1, 3, 0, 2), "leetcode") == '[".Q..","...Q","Q...","..Q."]\n'
 
 
@@ -80,6 +81,27 @@ def test_leetcode_malformed(cli, tmp_path, text, words):
     r = cli("verify", "lc.txt", "--format", "leetcode", cwd=tmp_path)
     assert r.returncode == 2 and r.stderr.startswith("parqueens: error: lc.txt")
     assert words in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_leetcode_without_solutions_reads_back(cli, tmp_path):
+    for out in ("l.txt", "l.json"):
+        r = cli("solutions", 3, "--format", "leetcode", "--out", out, cwd=tmp_path)
+        assert r.returncode == 0 and (tmp_path / out).stat().st_size == estimate_size(
+            "leetcode", 3, 0
+        )
+        r = cli("verify", out, "--complete", "--n", 3, cwd=tmp_path)
+        assert r.returncode == 0 and f"{out}: 0 solutions of n = 3" in r.stdout, r.stderr
+
+
+def test_json_extension_holds_either_json_format(cli, tmp_path):
+    r = cli("solutions", 6, "--format", "leetcode", "--out", "l.json", cwd=tmp_path)
+    assert r.returncode == 0 and (tmp_path / "l.json").read_text().startswith('[["')
+    assert cli("solutions", 6, "--out", "j.json", cwd=tmp_path).returncode == 0  # jsonl
+    for name, fmt in (("l.json", "leetcode"), ("j.json", "jsonl")):
+        reader = read_solutions(tmp_path / name)
+        assert reader.fmt == fmt and len(list(reader)) == 4
+    r = cli("solutions", 6, "--format", "perm", "--out", "p.json", cwd=tmp_path)
+    assert r.returncode == 2 and "contradicts the extension" in r.stderr
 
 
 def test_leetcode_invalid_board_named(cli):
