@@ -655,8 +655,10 @@ def cmd_count(args):
             if store is not None:
                 store.close()
     code = 0
-    if result.conflict:
-        _note(args, f"no solution: {checks.fixed_conflict(args.fixed, args.one_based)}")
+    # the squares named as the user gave them (from 1 with --one-based)
+    conflict = result.conflict and checks.fixed_conflict(args.fixed, args.one_based)
+    if conflict:
+        _note(args, f"no solution: {conflict}")
     if result.resumed:
         _note(args, f"resumed {result.resumed} of {result.units} units from {args.checkpoint}")
     if args.verify:
@@ -666,10 +668,7 @@ def cmd_count(args):
         _say(message)
         code = 1 if ok is False else 0
     if args.json:
-        report = result.as_dict()
-        if result.conflict:  # the squares named as the user gave them
-            report["conflict"] = checks.fixed_conflict(args.fixed, args.one_based)
-        print(json.dumps(report))
+        print(json.dumps(result.as_dict() | ({"conflict": conflict} if conflict else {})))
     elif args.unique:
         print(f"total {result.total}")
         print(f"fundamental {result.fundamental}")
