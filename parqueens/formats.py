@@ -17,7 +17,8 @@ line, column 0 the left character).  The formats:
  leetcode   the output of LeetCode 51 ("N-Queens"): one JSON array of boards,
             each an array of row strings of ``Q`` and ``.``, e.g.
             ``[[".Q..","...Q","Q...","..Q."],`` then one board per line,
-            the last followed by ``]``; no solutions: ``[]``
+            the last followed by ``]``; no solutions: ``[`` and ``]`` on
+            two lines (``[]`` alone is read as jsonl's n = 0 solution)
  npy        a NumPy ``.npy`` file, shape ``(count, n)``, C order, dtype
             ``uint8`` for n <= 255, ``uint16`` for n <= 65535, else
             ``uint32`` (:func:`npy_dtype`); always 0-based
