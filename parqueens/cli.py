@@ -7,6 +7,7 @@ stderr, never a traceback); 130 interrupted (Ctrl-C); 143 terminated
 """
 
 import argparse
+import errno
 import json
 import os
 import re
@@ -445,7 +446,8 @@ def _check_jobs(args):
 def _check_split_depth(args):
     """Warn when --split-depth is far deeper than the default for some n."""
     depth = getattr(args, "split_depth", None)
-    if depth is None or args.command not in ("count", "table") or args.estimate:
+    # --estimate too: it builds the units as the run would
+    if depth is None or args.command not in ("count", "table"):
         return
     ns = [args.n] if args.command == "count" else args.range
     fixed = getattr(args, "fixed", None) or ()
@@ -1168,7 +1170,7 @@ def cmd_verify(args):
     count, invalid, duplicates = report.count, report.invalid, report.duplicates
     not_canonical, good, first_bad = report.not_canonical, report.distinct, report.first_problem
     if n is None and args.complete:
-        raise UsageError(f"{args.file}: cannot tell n from an empty file; give --n")
+        raise UsageError(f"{args.file}: cannot tell n from a file without solutions; give --n")
     what = "classes" if args.unique else "solutions"
     parts = [
         f"{args.file}: {count} solution{'' if count == 1 else 's'}"
@@ -1310,12 +1312,12 @@ def main(argv=None):
         print("parqueens: error: not enough memory for this command", file=sys.stderr)
         return 2
     except OSError as exc:
-        msg = exc.strerror or str(exc)
-        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
-        print(
-            f"parqueens: error:{where}: {msg}" if where else f"parqueens: error: {exc}",
-            file=sys.stderr,
-        )
+        msg = exc.strerror or str(exc)  # without Python's "[Errno N]"
+        name = getattr(exc, "filename", None)
+        where = f"{name or repr(name)}: " if name is not None else ""
+        if not where and exc.errno is not None and exc.strerror:
+            where = "writing the output: " if exc.errno == errno.ENOSPC else ""
+        _say(f"error: {where}{msg}")
         return 2
     except WorkerDied as exc:
         checkpoint = getattr(args, "checkpoint", None)

@@ -79,11 +79,13 @@ from .names import (  # noqa: F401  (public here too)
 
 
 def _perm_columns(line, where):
-    """The numbers of a perm line: non-negative integers separated by whitespace."""
+    """The numbers of a perm line: integers separated by whitespace (a
+    negative one is off the board, as in jsonl)."""
     out = []
     for tok in line.split():
-        if not tok.isascii() or not tok.isdigit():
-            raise ValueError(f"{where}: {tok!r} is not a non-negative integer")
+        digits = tok[1:] if tok.startswith("-") else tok
+        if not digits.isascii() or not digits.isdigit():
+            raise ValueError(f"{where}: {tok!r} is not an integer")
         out.append(int(tok))
     return out
 
@@ -1333,7 +1335,7 @@ class _TextReader(SolutionReader):
         if len(rows) != self.n:
             raise ValueError(
                 f"{self._where(self._grid_start)}: solution has {len(rows)} "
-                f"rows but lines of {self.n} squares"
+                f"row{'s' * (len(rows) != 1)} but lines of {self.n} squares"
             )
         return tuple(rows)
 

@@ -98,7 +98,8 @@ class SvgLayout:
             return 1, 1
         across = max(1, min(count, self.columns))
         down = max(1, -(-count // self.columns))
-        return across * self.step - 1, down * self.step - 1
+        # n = 0 boards are empty: still one square, as no board at all
+        return max(1, across * self.step - 1), max(1, down * self.step - 1)
 
     def board(self, i, queens):
         """The SVG text of board ``i`` (from 0) of the grid: a group placed

@@ -66,6 +66,14 @@ def _checksum(*fields):
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
+def _shown(key, value):
+    """A parameter as a message shows it: fixed queens as ``ROW:COL`` pairs
+    from 0, as stored (``none`` for none)."""
+    if key == "fixed":
+        return ",".join(f"{r}:{c}" for r, c in value or ()) + " (from 0)" if value else "none"
+    return repr(value)
+
+
 def unit_checksum(n, unit_id, solutions, by_stab, nodes):
     """The checksum stored with a unit's result (see the module docstring)."""
     return _checksum("unit", n, unit_id, solutions, *by_stab, nodes)
@@ -335,7 +343,7 @@ class RunStore:
         what :meth:`claim` and :meth:`begin_run` check)."""
         keys = sorted((set(stored) | set(params)) - set(skip))
         diff = ", ".join(
-            f"{k}: {stored.get(k)!r} there, {params.get(k)!r} now"
+            f"{k}: {_shown(k, stored.get(k))} there, {_shown(k, params.get(k))} now"
             for k in keys
             if stored.get(k) != params.get(k)
         )

@@ -121,12 +121,14 @@ def why_invalid(queens, n=None, one_based=False, bad_row=None):
     for r, c in enumerate(queens):
         if not 0 <= c < n:
             return f"the queen of row {r + off} is off the board (column {c + off})"
-        for key, line in (((0, c), "column"), ((1, r + c), "diagonal"), ((2, r - c), "diagonal")):
+        if (0, c) in seen:
+            return f"the queens of rows {seen[0, c] + off} and {r + off} share column {c + off}"
+        for key in ((1, r + c), (2, r - c)):
             if key in seen:
                 r0 = seen[key]
                 return (
                     f"the queens of rows {r0 + off} and {r + off} (columns "
-                    f"{queens[r0] + off} and {c + off}) share a {line}"
+                    f"{queens[r0] + off} and {c + off}) share a diagonal"
                 )
         for key in ((0, c), (1, r + c), (2, r - c)):
             seen[key] = r

@@ -121,10 +121,12 @@ def first_attack(queens):
         if not 0 <= c2 < n:
             return f"the queen of row {r2} is off the board (column {c2})"
         earlier = list(enumerate(queens[:r2]))
-        for kind, key in (("column", 0), ("diagonal", 1), ("diagonal", -1)):
+        for key in (0, 1, -1):
             for r1, c1 in earlier:
-                if (c1 == c2) if key == 0 else (r1 + key * c1 == r2 + key * c2):
+                if key == 0 and c1 == c2:
+                    return f"the queens of rows {r1} and {r2} share column {c2}"
+                if key and r1 + key * c1 == r2 + key * c2:
                     return (
-                        f"the queens of rows {r1} and {r2} (columns {c1} and {c2}) share a {kind}"
+                        f"the queens of rows {r1} and {r2} (columns {c1} and {c2}) share a diagonal"
                     )
     return None

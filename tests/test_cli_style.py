@@ -138,7 +138,7 @@ BOARD = ".Q..\n...Q\nQ...\n..Q.\n"
         (
             "[1,3,0,2]\n[1,1,0,2]\n",
             "solution 2 [1, 1, 0, 2] is not a valid placement: "
-            "the queens of rows 0 and 1 (columns 1 and 1) share a column",
+            "the queens of rows 0 and 1 share column 1",
         ),
     ],
 )
@@ -233,3 +233,39 @@ def test_library_warnings_one_line_with_the_prefix(cli, monkeypatch):
         "parqueens: warning: Port 8787 is already in use. Perhaps you already have a cluster "
         "running?\n"
     )
+
+
+def test_deep_split_depth_warned_before_an_estimate(cli):
+    r = cli("count", 10, "--split-depth", 7, "--jobs", 1, "--estimate")
+    assert r.returncode == 0 and "estimate for n = 10" in r.stdout
+    assert r.stderr.startswith("parqueens: --split-depth 7 is much deeper than n = 10 needs")
+
+
+def test_system_errors_without_errno(cli, tmp_path):
+    import os
+
+    if os.path.exists("/dev/full"):  # a full device as stdout: a real process
+        from cli_helpers import run_process
+
+        r = run_process("first", 8, redirect=">/dev/full")
+        assert r.returncode == 2 and r.stderr == (
+            "parqueens: error: writing the output: No space left on device\n"
+        )
+    r = cli("verify", "")
+    assert r.returncode == 2 and r.stderr == "parqueens: error: '': No such file or directory\n"
+
+
+def test_negative_perm_column_is_off_the_board(cli):
+    r = cli("verify", "-", input=b"1 3 0 2\n1 3 -1 2\n")
+    assert r.returncode == 1 and r.stderr.endswith("off the board (column -1)\n")
+
+
+def test_checkpoint_of_other_fixed_queens_named(cli, tmp_path):
+    assert cli("count", 8, "--fixed", "0:1", "--checkpoint", "c.db", cwd=tmp_path).returncode == 0
+    r = cli("count", 8, "--fixed", "2:3", "--one-based", "--checkpoint", "c.db", cwd=tmp_path)
+    assert r.returncode == 2 and "fixed: 0:1 (from 0) there, 1:2 (from 0) now" in r.stderr
+
+
+def test_n0_picture_has_a_size(cli):
+    r = cli("solutions", 0, "--format", "svg")
+    assert 'viewBox="0 0 1 1"' in r.stdout and r.stdout.count("<use") == 0

@@ -443,9 +443,9 @@ def test_estimate_size_values():
     "name, text, message",
     [
         ("a.perm", "1 3 0 2\n2 0 3\n", "line 2: expected 4 columns, got 3"),
-        ("a.perm", "1 3 0 2\n\n2 0 x 1\n", "line 3: 'x' is not a non-negative integer"),
+        ("a.perm", "1 3 0 2\n\n2 0 x 1\n", "line 3: 'x' is not an integer"),
         ("a.perm", "1 3 0 2\n2 0 3.0 1\n", "line 2: '3.0' is not"),
-        ("a.perm", "1 -3 0 2\n", "line 1: '-3' is not"),
+        ("a.perm", "1 - 0 2\n", "line 1: '-' is not an integer"),
         ("a.jsonl", "[1,3,0,2]\n[1,3,0\n", "line 2: not valid JSON"),
         ("a.jsonl", '[1,3,0,2]\n{"a": 1}\n', "line 2: expected a JSON array of integers"),
         ("a.jsonl", "[1,3,0,2]\n[1,3,0,2.5]\n", "line 2: expected a JSON array of integers"),

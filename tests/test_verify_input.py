@@ -193,7 +193,9 @@ def test_round_trip_complete(cli, tmp_path, n, fmt):
     if want == 0 and fmt != "npy":
         # an empty text file does not tell n
         assert r.returncode == 2 and r.stdout == "", r.stderr
-        assert r.stderr == f"parqueens: error: {f}: cannot tell n from an empty file; give --n\n"
+        assert r.stderr == (
+            f"parqueens: error: {f}: cannot tell n from a file without solutions; give --n\n"
+        )
     else:
         assert r.returncode == 0, r.stdout + r.stderr
         assert r.stdout == report
@@ -233,7 +235,7 @@ def test_stdin_n0(cli):
 def test_stdin_empty(cli):
     r = cli("verify", "-", "--complete", "--jobs", 1, input=b"")
     assert_one_line_error(r)
-    assert "cannot tell n from an empty file; give --n" in r.stderr
+    assert "cannot tell n from a file without solutions; give --n" in r.stderr
     r = cli("verify", "-", "--complete", "--n", 2, "--jobs", 1, input=b"")
     assert (r.returncode, r.stderr) == (0, "")
     assert "0 solutions of n = 2" in r.stdout and "complete: all 0 solutions" in r.stdout
