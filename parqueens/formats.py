@@ -762,22 +762,28 @@ class SolutionWriter:
         self._sync_error = None
         self._dtype = npy_dtype(self.n) if fmt == "npy" else None
         self._layout = None
-        self._held = []  # svg to standard output: the boards, sent at close
+        self._held = []  # svg to standard output: the boards' text, sent at close
         if fmt == "svg":
             from .pictures import SvgLayout
 
             self._layout = SvgLayout(self.n, labels=labels, one_based=self.one_based)
         #: board to a terminal that can show it: drawn (pictures.terminal_board)
         self.picture = False
+        self.path = None
         if to_stdout:
-            self.path = None
             if fmt == "board" and self.n:
                 from .pictures import terminal_can_show
 
                 self.picture = terminal_can_show(sys.stdout)
-            if fmt == "leetcode":
-                self._emit(b"[")
-            return
+        else:
+            self._open_file(path, expected_count, estimated, reserve)
+        if fmt == "leetcode":  # the array of boards, to a file or stdout alike
+            self._emit(b"[")
+
+    def _open_file(self, path, expected_count, estimated, reserve):
+        """Check ``path`` and the free space, open the temporary file and
+        start it with the fixed-size header of npy or svg."""
+        fmt = self.fmt
         self.path = check_output_path(path, self.force)
         if expected_count is not None and not self.force:
             need, free = _space(self.path, fmt, self.n, expected_count, self.one_based, reserve)
@@ -798,8 +804,6 @@ class SolutionWriter:
             from .pictures import svg_header
 
             self._emit(svg_header(1, 1, pad=True).encode("ascii"))
-        elif fmt == "leetcode":
-            self._emit(b"[")
 
     # context manager
     def __enter__(self):
@@ -898,13 +902,12 @@ class SolutionWriter:
 
             data = np.array(rows, self._dtype).reshape(len(rows), self.n).tobytes()
         elif self.fmt == "svg":
-            data = "".join(
-                self._layout.board(self.count + i, q) for i, q in enumerate(rows)
-            ).encode("ascii")
+            text = "".join(self._layout.board(self.count + i, q) for i, q in enumerate(rows))
             if self.path is None:  # its size is written first: held until close
-                self._held.append(data)
+                self._held.append(text)
                 self.count += len(rows)
                 return
+            data = text.encode("ascii")
         else:
             if self.picture:
                 from .pictures import terminal_board
@@ -995,7 +998,7 @@ class SolutionWriter:
                 from .pictures import SVG_FOOTER, svg_header
 
                 head = svg_header(*self._layout.size(self.count))
-                sys.stdout.write(head + b"".join(self._held).decode("ascii") + SVG_FOOTER)
+                sys.stdout.write(head + "".join(self._held) + SVG_FOOTER)
                 self._held = []
             elif self.fmt == "leetcode":
                 sys.stdout.write(_LEETCODE_END[not self.count])
@@ -1289,7 +1292,7 @@ class _TextReader(SolutionReader):
 
     def _numbers_line(self, line):
         """The solution on a perm/jsonl line, 0-based; a column off the
-        board is kept as it is (an invalid solution, which verify reports)."""
+        board reads as column n (an invalid solution, which verify reports)."""
         where, off = self._where(), self._offset
         cols = self._spec.parse(line, where)
         self._check_length(len(cols))
@@ -1297,8 +1300,7 @@ class _TextReader(SolutionReader):
         queens = tuple(c - off for c in cols) if off else tuple(cols)
         if not all(0 <= c < n for c in queens):  # kept as column n (any size fits in int64)
             r = next(r for r, c in enumerate(queens) if not 0 <= c < n)
-            if len(self.bad_rows) < 100:
-                self.bad_rows.setdefault(self.solutions_read, (r, queens[r]))
+            _bad_row(self, r, queens[r])
             queens = tuple(c if 0 <= c < n else n for c in queens)
         self.solutions_read += 1
         return queens
@@ -1317,15 +1319,7 @@ class _TextReader(SolutionReader):
                 f"{where}: solution has more rows than columns "
                 "(missing blank line between solutions?)"
             )
-        if cells.count(queen) == 1:
-            self._grid.append(cells.index(queen))
-            return None
-        # No queen or several: an invalid solution (as two queens of one
-        # column are), marked by column n; verify says why.
-        if len(self.bad_rows) < 100:
-            found = [c for c, cell in enumerate(cells) if cell == queen]
-            self.bad_rows.setdefault(self.solutions_read, (len(self._grid), found))
-        self._grid.append(self.n)
+        self._grid.append(_queen_column(self, len(self._grid), cells, queen))
         return None
 
     def _end_grid(self):
@@ -1437,8 +1431,7 @@ class _LeetCodeReader(SolutionReader):
 
     def _board(self, board):
         """The columns of one decoded board."""
-        k = self.solutions_read
-        where = f"{self._name}, board {k + 1}"
+        where = f"{self._name}, board {self.solutions_read + 1}"
         if not isinstance(board, list) or not all(isinstance(r, str) for r in board):
             raise ValueError(f"{where}: expected an array of row strings")
         if self.n is None:
@@ -1456,15 +1449,27 @@ class _LeetCodeReader(SolutionReader):
             cells = _board_cells(row, f"{where}, row {r}") if self.n else ""
             if len(cells) != self.n:
                 raise ValueError(f"{where}, row {r}: {len(cells)} squares, expected {self.n}")
-            if cells.count("Q") == 1:
-                queens.append(cells.index("Q"))
-            else:
-                found = [c for c, cell in enumerate(cells) if cell == "Q"]
-                if len(self.bad_rows) < 100:
-                    self.bad_rows.setdefault(k, (r, found))
-                queens.append(self.n)
+            queens.append(_queen_column(self, r, cells, "Q"))
         self.solutions_read += 1
         return tuple(queens)
+
+
+def _bad_row(reader, row, what):
+    """Record in ``reader.bad_rows`` why the solution being read is not a
+    placement on the board: ``what`` is the columns of a board line without
+    exactly one queen, or a column off the board (first 100 solutions)."""
+    if len(reader.bad_rows) < 100:
+        reader.bad_rows.setdefault(reader.solutions_read, (row, what))
+
+
+def _queen_column(reader, row, cells, queen):
+    """The column of a board line's queen; with no queen or several, an
+    invalid solution (as two queens of one column are): column n, and
+    :func:`_bad_row` says why."""
+    if cells.count(queen) == 1:
+        return cells.index(queen)
+    _bad_row(reader, row, [c for c, cell in enumerate(cells) if cell == queen])
+    return reader.n
 
 
 def _head(f):
