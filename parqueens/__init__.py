@@ -40,16 +40,24 @@ _LAZY = {
 }
 
 
+#: Submodules reached as attributes without their own import
+#: (``parqueens.pictures.svg(...)`` after ``import parqueens``).
+_SUBMODULES = {"pictures", "symmetry", "formats", "verify", "listing", "store", "backends"}
+
+
 def __getattr__(name):
     if name in _LAZY:
         value = getattr(_importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
+    if name in _SUBMODULES:
+        return _importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted({k for k in globals() if not k.startswith("_")} | set(_LAZY) | {"__version__"})
+    names = set(_LAZY) | _SUBMODULES | {"__version__"}
+    return sorted({k for k in globals() if not k.startswith("_")} | names)
 
 
 class _Package(_types.ModuleType):

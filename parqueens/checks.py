@@ -52,6 +52,19 @@ def check_share(value, name):
     return float(value)
 
 
+# A decimal number in ASCII digits (float() would take other scripts' digits).
+_NUMBER = re.compile(r"\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*", re.ASCII)
+
+
+def parse_share(text):
+    """A share typed as text (``0.25``, ``1``, ``5e-2``), for
+    :func:`check_share`; ``ValueError`` unless it is a decimal number in
+    ASCII digits."""
+    if not _NUMBER.fullmatch(text):
+        raise ValueError(f"the share must be a number from 0 to 1, got {text!r}")
+    return float(text)
+
+
 def check_recheck(recheck, checkpoint):
     """``recheck`` (None, or a share: :func:`check_share`), refused without
     a checkpoint to compare with."""
@@ -303,7 +316,8 @@ def fixed_conflict(fixed, one_based=False):
     return None
 
 
-_RANGE_ITEM = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+# ASCII digits only, as for the board size (\d would take other scripts' digits).
+_RANGE_ITEM = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$", re.ASCII)
 
 
 def parse_range(text, high=MAX_N):

@@ -22,6 +22,11 @@ class UsageError(Exception):
     """A bad command line: reported in one line, exit code 2."""
 
 
+class Declined(Exception):
+    """The user answered no when asked to start a long run: said in one
+    line, exit code 1 (a negative answer, not bad input)."""
+
+
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         # --uniq is not taken for --unique: an abbreviation would change
@@ -78,15 +83,8 @@ job_count = _checked(checks.check_jobs, name="jobs")
 positive_int = _checked(lambda v: checks.check_positive(v, "the value"))
 
 
-def _number(text):
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError(f"the share must be a number from 0 to 1, got {text!r}") from None
-
-
 #: argparse type for --recheck: a share from 0 to 1.
-share = _checked(lambda v: checks.check_share(v, "the share"), _number)
+share = _checked(lambda v: checks.check_share(v, "the share"), checks.parse_share)
 
 #: argparse type for --fixed ROW:COL[,ROW:COL...].
 fixed_queens = _checked(lambda v: v, checks.parse_fixed)
@@ -193,17 +191,21 @@ def _add_run_options(p, *, fixed=True):
         action="store_true",
         help="only print an estimate of the running time, and exit",
     )
-    p.add_argument(
-        "-y",
-        "--yes",
-        action="store_true",
-        help="start a run estimated to take more than a day without asking (otherwise "
-        "it is asked on a terminal, and refused elsewhere)",
-    )
+    _add_yes(p)
     if fixed:
         _add_fixed(p, "count only solutions containing these queens")
         _add_one_based(p, "--fixed squares count from 1")
     _add_progress(p)
+
+
+def _add_yes(p):
+    p.add_argument(
+        "-y",
+        "--yes",
+        action="store_true",
+        help="start a count estimated to take more than a day without asking (otherwise "
+        "it is asked on a terminal, and refused elsewhere)",
+    )
 
 
 def _add_fixed(p, what):
@@ -254,7 +256,9 @@ def build_parser():
     parser = _Parser(
         prog="parqueens",
         description="Count and list the solutions of the n-queens problem, in parallel.",
-        epilog="Exit codes: 0 ok, 1 negative answer, 2 bad input, 130 interrupted, 143 terminated.",
+        epilog="Exit codes: 0 ok, 1 negative answer (or a run declined at its prompt), 2 bad "
+        "input, 3 Dask cluster unreachable or lost, 130 interrupted, 141 stdout closed by "
+        "its reader, 143 terminated.",
     )
     parser.add_argument("--version", action="version", version=f"parqueens {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -409,6 +413,7 @@ def build_parser():
         "not_canonical (with --unique), expected (with --complete), ok, first_problem",
     )
     _add_jobs(p, "threads for the count of --complete")
+    _add_yes(p)
     _add_progress(p)
     p.set_defaults(func=cmd_verify)
     return parser
@@ -533,15 +538,26 @@ def _backend(args):
 
 def _open_store(args, command, ns):
     """The checkpoint of a count or table (None without --checkpoint): the
-    command's parameters are the run's identity, plus its name and sizes."""
+    command's parameters are the run's identity, plus its name and sizes.
+    Every size's stored rows, split depth and classes are checked before
+    the file is claimed (a refusal then leaves it as it was) and before
+    any output."""
     if args.checkpoint is None:
         return None
     from .runner import run_identity
     from .store import RunStore
 
-    identity = run_identity(args.method, args.unique, getattr(args, "fixed", None))
+    fixed = getattr(args, "fixed", None) or ()
+    identity = run_identity(args.method, args.unique, fixed)
     store = RunStore(args.checkpoint, {"command": command, "n": ns, **identity})
     try:
+        store.check_identity(identity)
+        for n in ns:
+            store.check_size(n)
+            if args.split_depth is not None:
+                store.check_depth(n, args.split_depth)
+            method = checks.resolve_method(args.method, n, fixed, args.unique)
+            store.check_classified(n, checks.units_classified(method, n, args.unique))
         store.claim(identity)  # another run's file is refused before any output
     except BaseException:
         store.close()
@@ -563,11 +579,7 @@ def _maybe_estimate(args, n, jobs, fixed=None):
         fixed=fixed,
         backend=args.backend,
     )
-    text = (
-        f"estimate for n = {n}: about {_format_seconds(e['seconds'])} on {e['jobs']} "
-        f"job(s) ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
-        f"Knuth's random probes, usually within a factor of 2)"
-    )
+    text = _estimate_text(n, e)
     if not args.estimate:
         _guard(args, f"n = {n}", e["seconds"], e["jobs"])
     if args.estimate:
@@ -597,6 +609,15 @@ def _maybe_estimate(args, n, jobs, fixed=None):
     return False
 
 
+def _estimate_text(n, e):
+    """The sentence of an estimate (a dict of :func:`parqueens.runner.estimate`)."""
+    return (
+        f"estimate for n = {n}: about {_format_seconds(e['seconds'])} on {e['jobs']} "
+        f"job(s) ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
+        f"Knuth's random probes, usually within a factor of 2)"
+    )
+
+
 #: Runs with fewer rows to search take under a minute: not estimated first
 #: (count and table alike).
 _ESTIMATED_FROM = 18
@@ -614,7 +635,7 @@ def _guard(args, what, seconds, jobs):
         print(f"parqueens: {text}; start it? [y/N] ", end="", file=sys.stderr, flush=True)
         if sys.stdin.readline().strip().lower() in ("y", "yes"):
             return
-        raise UsageError("not started: the answer was no")
+        raise Declined("not started: the answer was no")
     raise UsageError(f"{text}; add --yes to start it anyway")
 
 
@@ -662,7 +683,12 @@ def cmd_count(args):
     if conflict:
         _note(args, f"no solution: {conflict}")
     if result.resumed:
-        _note(args, f"resumed {result.resumed} of {result.units} units from {args.checkpoint}")
+        again = result.rechecked
+        _note(
+            args,
+            f"resumed {result.resumed} of {result.units} units from {args.checkpoint}"
+            + (f"; searched {again} of them again: the same results" if again else ""),
+        )
     if args.verify:
         from . import oeis
 
@@ -720,18 +746,7 @@ def cmd_table(args):
         _table_estimate(args, ns, jobs)
         from .runner import run_count, size_weights
 
-        store = _open_store(args, "table", ns)
-        if store is not None:  # refused before the header is printed
-            try:
-                for n in ns:
-                    store.check_size(n)  # every stored row checked before the header
-                    if args.split_depth is not None:
-                        store.check_depth(n, args.split_depth)
-                    method = checks.resolve_method(args.method, n, (), args.unique)
-                    store.check_classified(n, checks.units_classified(method, n, args.unique))
-            except BaseException:
-                store.close()
-                raise
+        store = _open_store(args, "table", ns)  # refused before the header is printed
         from tqdm import tqdm
 
         show = _show_progress(args)
@@ -857,6 +872,7 @@ def cmd_status(args):
     from .store import CheckpointError, RunStore
 
     with RunStore(args.file) as store:
+        holder = store.holder()
         params = store.params
         identity = store.identity()
         if identity is None and {"method", "unique"} <= params.keys():
@@ -896,7 +912,17 @@ def cmd_status(args):
     fixed = [list(q) for q in identity.get("fixed") or []]
     method = identity.get("method") or "d4"
     if args.json:
-        print(json.dumps({"file": args.file, "method": method, "fixed": fixed, "sizes": sizes}))
+        print(
+            json.dumps(
+                {
+                    "file": args.file,
+                    "method": method,
+                    "fixed": fixed,
+                    "holder": holder,
+                    "sizes": sizes,
+                }
+            )
+        )
         return 0
     o = 1 if args.one_based else 0
     fixed_text = ",".join(f"{r + o}:{c + o}" for r, c in fixed)
@@ -905,6 +931,13 @@ def cmd_status(args):
         + (f" fixed={fixed_text}" if fixed else "")
         + (f", n = {_range_text([z['n'] for z in sizes])}" if sizes else "")
     )
+    if holder is not None:
+        import socket
+
+        where = "" if holder["host"] == socket.gethostname() else f" on {holder['host']}"
+        print(
+            f"in use by process {holder['pid']}{where} since {holder['since']}: {holder['command']}"
+        )
     for z in sizes:
         if not z["started"]:
             print(f"n = {z['n']}: not started")
@@ -1192,8 +1225,13 @@ def cmd_verify(args):
     ok = not (invalid or duplicates or not_canonical or empty)
     want = None
     if args.complete:
-        from .runner import run_count
+        from .runner import estimate, run_count
 
+        if n >= _ESTIMATED_FROM:  # the guard of every long count
+            e = estimate(n, jobs=args.jobs)
+            _guard(args, f"the count of n = {n} (verify --complete)", e["seconds"], e["jobs"])
+            if e["seconds"] > 60:
+                _note(args, _estimate_text(n, e))
         r = run_count(n, unique=args.unique, jobs=args.jobs, progress=_show_progress(args))
         want = r.fundamental if args.unique else r.total
         if want == 1:
@@ -1297,6 +1335,9 @@ def main(argv=None):
     except UsageError as exc:
         _say(f"error: {exc}")
         return 2
+    except Declined as exc:
+        _say(str(exc))
+        return 1
     except ClusterUnreachable as exc:
         print(f"parqueens: error: {exc}", file=sys.stderr)
         return 3

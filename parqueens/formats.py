@@ -71,6 +71,7 @@ from .names import (  # noqa: F401  (public here too)
     SHARED_EXTENSIONS,
     TEXT_FORMATS,
 )
+from .tempfiles import remove_stale, temp_prefix
 
 # ---------------------------------------------------------------- the formats
 # A format is named, with its extensions, in parqueens.names (which the
@@ -209,47 +210,6 @@ _BULK_FROM = 2048
 _BLOCK_BYTES = 1 << 23
 
 
-def temp_prefix(name, pid=None):
-    """Prefix of the temporary file written before the rename to ``name``
-    (shortened, so that a long legal name does not overflow 255 bytes), with
-    the writing process's id, so that one left by a killed run is known as
-    stale: ``.NAME.PID.``."""
-    return f".{name[:64]}.{os.getpid() if pid is None else pid}."
-
-
-def _remove_stale_parts(folder, name):
-    """Remove the temporary files of ``name`` that parqueens processes no
-    longer running left in ``folder`` (killed with SIGKILL, or the machine
-    lost); returns their names.  Others' files, and ours of a running
-    process, are left alone."""
-    head = f".{name[:64]}."
-    removed = []
-    try:
-        entries = os.listdir(folder)
-    except OSError:
-        return removed
-    for entry in entries:
-        if not (entry.startswith(head) and entry.endswith(".part")):
-            continue
-        pid = entry[len(head) :].split(".", 1)[0]
-        if not pid.isdigit() or _alive(int(pid)):
-            continue
-        with contextlib.suppress(OSError):
-            os.unlink(os.path.join(folder, entry))
-            removed.append(entry)
-    return removed
-
-
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: alive
-        return True
-    return True
-
-
 def check_output_path(path, force):
     """Check that ``path`` can receive an output file; returns it absolute.
 
@@ -282,7 +242,7 @@ def check_output_path(path, force):
             )
     if not os.access(folder, os.W_OK | os.X_OK):
         raise PermissionError(errno.EACCES, "output folder is not writable", folder)
-    _remove_stale_parts(folder, name)
+    remove_stale(folder, name)
     try:
         fd, probe = tempfile.mkstemp(dir=folder, prefix=temp_prefix(name), suffix=".part")
     except OSError as exc:  # name the output, not our temporary file

@@ -220,18 +220,34 @@ def terminal_board(queens):
 
 class Board(tuple):
     """A placement that draws itself: a tuple of int, ``queens[row] = col``
-    (0-based; valid or not: a wrong placement can be shown too, see
-    :func:`parqueens.is_solution`), shown as a picture in a notebook
-    (``_repr_svg_``) and as ``Q``/``.`` lines by ``str``.
+    (0-based), shown as a picture in a notebook (``_repr_svg_``) and as
+    ``Q``/``.`` lines by ``str``.
 
-    ``Board(parqueens.first_solution(8))`` in Jupyter shows the board.
-    Raises TypeError/ValueError unless the columns lie in ``range(n)``.
+    ``Board(parqueens.first_solution(8))`` in Jupyter shows the board.  A
+    placement that is not a solution (queens attacking each other) is
+    drawn too, so that a wrong answer can be looked at, but not without a
+    word: :attr:`problem` says why, and creating it warns (UserWarning,
+    shown in a notebook).  Raises TypeError/ValueError unless the columns
+    lie in ``range(n)``.
     """
 
     def __new__(cls, queens):
         from .formats import _check_row
 
-        return super().__new__(cls, _check_row(queens))
+        board = super().__new__(cls, _check_row(queens))
+        if board.problem is not None:
+            import warnings
+
+            warnings.warn(f"Board({list(board)}) is not a solution: {board.problem}", stacklevel=2)
+        return board
+
+    @property
+    def problem(self):
+        """Why this placement is not a solution (two queens attacking each
+        other, named by their rows and columns), or None for a solution."""
+        from .verify import why_invalid
+
+        return why_invalid(self)
 
     @property
     def n(self):

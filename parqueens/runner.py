@@ -12,6 +12,7 @@ overflow; a single unit's count is a ``uint64``, which no search can fill
 (2**64 solutions at a billion a second take 585 years).
 """
 
+import contextlib
 import functools
 import math
 import random
@@ -78,6 +79,9 @@ class CountResult:
         a kernel variant with a counter, 5 to 10 % slower); else None.
     resumed : int
         Units taken from a checkpoint instead of being searched.
+    rechecked : int
+        Units taken from a checkpoint that were searched again and found
+        equal (see ``recheck``).
     conflict : str or None
         Why fixed queens admit no solution (then ``total`` is 0).
     """
@@ -95,6 +99,7 @@ class CountResult:
     resumed: int = 0
     conflict: str = None
     run_seconds: float = 0.0
+    rechecked: int = 0
 
     def as_dict(self):
         """The result as a JSON-ready dict (orbit keys as strings)."""
@@ -376,9 +381,11 @@ def run_count(
     fixed : iterable of (int, int) or None
         Queens every counted solution must contain, as 0-based
         ``(row, col)``; the method is then ``plain``.
-    checkpoint : parqueens.store.RunStore or None
+    checkpoint : parqueens.store.RunStore, str, os.PathLike or None
         Store each finished unit there, and skip the units it already holds;
-        a file that holds another run (:func:`run_identity`) is refused.
+        a file that holds another run (:func:`run_identity`), or that another
+        live process uses, is refused.  A path is opened (created if
+        missing) and closed again by this call.
     backend : str or None
         Where the units run: ``"threads"`` (default, as on the command line;
         also ``"threading"`` and None),
@@ -404,10 +411,12 @@ def run_count(
     Raises
     ------
     TypeError, ValueError
-        For invalid arguments.
+        For invalid arguments (``checkpoint`` neither a store nor a path:
+        TypeError).
     parqueens.store.CheckpointError
-        If the checkpoint belongs to another run, holds a row that fails its
-        checksum, or cannot be written.
+        If the checkpoint belongs to another run, is in use by another live
+        process (:class:`parqueens.store.CheckpointInUse`), holds a row that
+        fails its checksum, or cannot be written.
     ResultMismatch
         If a rechecked unit's result differs from the stored one (the unit
         is named; nothing more runs).
@@ -432,27 +441,87 @@ def run_count(
         backend=backend,
     ):
         return _direct(n, fixed, unique)
+    jobs = plan_jobs(jobs, backend, n - len(fixed))
+    identity = run_identity(asked, unique, fixed)  # as asked, not resolved
+    store = _open_checkpoint(checkpoint, n, identity)
+    try:
+        return _run(
+            n,
+            unique,
+            method,
+            jobs,
+            split_depth,
+            progress,
+            fixed,
+            store,
+            backend,
+            nodes,
+            recheck,
+            identity,
+        )
+    finally:
+        if store is not None and store is not checkpoint:
+            store.close()
+
+
+def _open_checkpoint(checkpoint, n, identity):
+    """``checkpoint`` as a :class:`parqueens.store.RunStore`: a store as it
+    is, a path opened (created if missing) for this count; TypeError else."""
+    import os
+
+    from .store import RunStore
+
+    if checkpoint is None or isinstance(checkpoint, RunStore):
+        return checkpoint
+    if isinstance(checkpoint, (str, os.PathLike)):
+        return RunStore(checkpoint, {"command": "run_count", "n": [n], **identity})
+    raise TypeError(
+        f"checkpoint must be a file path or a parqueens.store.RunStore, got "
+        f"{type(checkpoint).__name__}"
+    )
+
+
+def _run(
+    n,
+    unique,
+    method,
+    jobs,
+    split_depth,
+    progress,
+    fixed,
+    checkpoint,
+    backend,
+    nodes,
+    recheck,
+    identity,
+):
+    """:func:`run_count` once its arguments are checked and its checkpoint open."""
     from .units import plan_count
 
-    jobs = plan_jobs(jobs, backend, n - len(fixed))
     # Before any kernel is called here (make_units calls some): loading the
     # numba cache in the main thread would swallow a Ctrl-C (ctypes callbacks).
     call_interruptibly(warm_up, bool(nodes))
     start = time.perf_counter()
     if checkpoint is not None:
-        checkpoint.claim(run_identity(asked, unique, fixed))  # as asked, not resolved
+        # What can be refused by reading, before the claim (a refusal then
+        # leaves the file as it was).
+        checkpoint.check_identity(identity)
         if split_depth is None:
             split_depth = checkpoint.run_depth(n)
+        checkpoint.check_depth(n, split_depth)
+        checkpoint.check_classified(n, units_classified(method, n, unique))
+        checkpoint.claim(identity)
     plan = plan_count(n, method, jobs, split_depth, fixed)
     tally, todo, held = _resume(plan, checkpoint, unique)
+    rechecked = 0
     if held:
-        _recheck(plan, held, checkpoint.path, unique, recheck, jobs, backend)
+        rechecked = _recheck(plan, held, checkpoint.path, unique, recheck, jobs, backend)
     nodes = bool(nodes) and tally.counted  # not for a total resumed units leave unknown
-    jobs = max(1, min(plan.jobs, len(todo)))  # what runs: no more than the units left
+    run_jobs = max(1, min(plan.jobs, len(todo)))  # what runs: no more than the units left
     _dispatch(
         plan,
         todo,
-        jobs,
+        run_jobs,
         tally,
         unique=unique,
         backend=backend,
@@ -466,10 +535,11 @@ def run_count(
         method=plan.method,
         split_depth=plan.depth,
         units=len(plan.units),
-        jobs=jobs,
+        jobs=max(run_jobs, min(plan.jobs, rechecked)),  # the recheck's threads too
         nodes=tally.nodes if nodes else None,
         resumed=len(plan.units) - len(todo),
         conflict=plan.conflict,
+        rechecked=rechecked,
     )
     if unique:
         result.orbits = tally.orbits
@@ -540,14 +610,15 @@ class ResultMismatch(CheckpointError):
 
 def _recheck(plan, held, path, unique, share, jobs, backend):
     """Search a sample of the units ``held`` by the checkpoint at ``path``
-    again and compare (see :func:`run_count`'s ``recheck``)."""
+    again and compare (see :func:`run_count`'s ``recheck``); returns how
+    many were searched (all equal, else :class:`ResultMismatch`)."""
     stored = [u for u in plan.units if u.id in held]
     if share is None:
         k = min(RECHECK_UNITS, len(stored))
     else:
         k = math.ceil(check_share(share, "recheck") * len(stored))
     if not k:
-        return
+        return 0
     sample = random.Random().sample(stored, k)
     # Units stored with their classes may serve a run without them: then
     # the solutions alone are compared.
@@ -563,6 +634,7 @@ def _recheck(plan, held, path, unique, share, jobs, backend):
                     f"machine, or a file edited with its checksum), so the run stops: "
                     f"{forget_unit_hint(path, plan.n, unit.id)}; --recheck 1 checks them all"
                 )
+    return k
 
 
 def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, progress):
@@ -598,6 +670,9 @@ def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, pr
             # Float sums must neither pass 1 nor stop short of it at the end.
             bar.update(1.0 - bar.n if finished == len(units) else min(step, 1.0 - bar.n))
     except (KeyboardInterrupt, Terminated) as exc:
+        if checkpoint is not None:  # the truth, if the signal landed right after a save
+            with contextlib.suppress(CheckpointError):
+                finished = checkpoint.stored_units(plan.n)
         raise RunInterrupted(plan.n, finished, len(units), isinstance(exc, Terminated)) from exc
     finally:
         if finished == len(units) and bar.n < 1.0:  # nothing to search

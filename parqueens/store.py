@@ -29,16 +29,20 @@ on resume for that (``recheck``).
 """
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import shutil
+import socket
 import sqlite3
+import sys
 import time
 from dataclasses import dataclass
 
 from .names import ORBIT_SIZES
 from .names import VERSION as __version__
+from .tempfiles import pid_alive, remove_stale, temp_prefix
 
 FORMAT = "parqueens-checkpoint-2"
 
@@ -137,8 +141,99 @@ class CheckpointError(Exception):
     """A checkpoint that cannot be used: reported in one line, exit code 2."""
 
 
+class CheckpointInUse(CheckpointError):
+    """Another live process holds the checkpoint (see :class:`RunStore`).
+
+    Attributes: ``path``, ``holder`` (a dict: ``pid``, ``host``, ``command``,
+    ``since``)."""
+
+    def __init__(self, path, holder):
+        self.path, self.holder = path, holder
+        where = "" if holder.get("host") == socket.gethostname() else f" on {holder.get('host')}"
+        text = (
+            f"{path} is in use by another parqueens run (process {holder.get('pid')}{where}, "
+            f"since {holder.get('since')}: {holder.get('command')}); wait for it to finish, "
+            f"or use another file"
+        )
+        if where:  # its process cannot be seen from here
+            sql = "DELETE FROM meta WHERE key = 'holder'"
+            text += f"; if that run is gone, end its hold: {_shell(['sqlite3', path, sql])}"
+        super().__init__(text)
+
+
+#: The holds of the stores open in this process (their tokens).
+_HOLDS = set()
+
+#: Pages (4 KiB) of write-ahead log after which SQLite copies it into the file.
+_WAL_PAGES = 64
+
+
+def _holder_record():
+    """This process as a checkpoint's holder: JSON-ready."""
+    return {
+        "pid": os.getpid(),
+        "started": _started(os.getpid()),
+        "host": socket.gethostname(),
+        "token": os.urandom(8).hex(),
+        "command": _command_line(),
+        "since": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+
+
+def _started(pid):
+    """When process ``pid`` started (seconds since the epoch), or None."""
+    import psutil
+
+    try:
+        return psutil.Process(pid).create_time()
+    except (psutil.Error, OSError):
+        return None
+
+
+def _holder_alive(holder):
+    """Whether the process of a holder record still runs: on this machine,
+    the same process id started at the same time (ids are reused); a
+    holder on another machine cannot be seen, and counts as alive."""
+    if holder.get("host") != socket.gethostname():
+        return True
+    pid = holder.get("pid")
+    if not isinstance(pid, int):
+        return False
+    if pid == os.getpid():
+        return holder.get("token") in _HOLDS
+    if not pid_alive(pid):
+        return False
+    started, then = _started(pid), holder.get("started")
+    return started is None or not isinstance(then, (int, float)) or abs(started - then) < 1
+
+
+def _command_line():
+    """The command that runs this process, as a holder names it."""
+    import shlex
+
+    program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
+    if program in ("parqueens", "__main__.py"):
+        program = "parqueens"
+    text = shlex.join([program, *sys.argv[1:]])
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
 class RunStore:
     """An open checkpoint file.
+
+    One run at a time writes a file: opening it with parameters makes this
+    object its *holder* (recorded in the file with the process id, until
+    :meth:`close`), and a second run on a file held by a live process is
+    refused (:class:`CheckpointInUse`), naming that process.  A hold left by
+    a process that no longer runs (killed, a machine restarted) is taken
+    over.  Reading (``params`` None: ``status``) needs no hold.
+
+    A new file is built aside (``.NAME.PID.XXXX.creating`` in the same
+    folder) and published with a hard link, which never replaces a file:
+    the path holds a complete checkpoint or nothing, and when two runs
+    create it at once, one publishes and the other opens that file.  No run
+    removes or replaces a checkpoint file; an existing empty file (0 bytes)
+    is initialised in place, in one transaction.
 
     Parameters
     ----------
@@ -146,23 +241,34 @@ class RunStore:
         The SQLite file; created if missing (its folder must exist).
     params : dict or None
         The command's parameters (JSON-serialisable).  A new file records
-        them; an existing file must have been made with equal parameters.
-        None opens an existing file read-only for :meth:`summary` (also in
-        a read-only folder).
+        them; an existing file must have been made with equal parameters
+        (but for those checked per run and size, see :meth:`claim`).  None
+        opens an existing file read-only for :meth:`summary` (also in a
+        read-only folder).
+
+    A file that cannot be written (read-only) is opened for reading even
+    with ``params``: a run whose sizes are all finished there is answered
+    from it; the first write it would need raises :class:`CheckpointError`
+    ("read-only"), before any search (see :meth:`begin_run`).
 
     Raises
     ------
     CheckpointError
-        The file is not a parqueens checkpoint, is damaged or incomplete,
-        was written by another parqueens version or by other parameters; or
-        it is read-only (unless params is None), locked, or cannot be created
-        (no space left, no such folder...).  Nothing in an existing file is
-        changed then, and a file created by this call is removed again.
+        The path is empty or a folder; the file is not a parqueens
+        checkpoint, is damaged or incomplete, was written by another
+        parqueens version or by other parameters; it is locked, or cannot
+        be created (no space left, no such folder...).  Nothing in an
+        existing file is changed then.
+    CheckpointInUse
+        Another live process holds the file (a :class:`CheckpointError`).
     """
 
     def __init__(self, path, params=None):
         self.path = os.fspath(path)
+        if not self.path:
+            raise CheckpointError("the checkpoint file name is empty")
         self.db = None
+        self._holder = None
         self.readonly = readonly = params is None
         exists = os.path.exists(self.path)
         if readonly and not exists:
@@ -171,39 +277,66 @@ class RunStore:
             raise CheckpointError(f"{self.path} is a folder, not a checkpoint file")
         empty = not exists or os.path.getsize(self.path) == 0
         if readonly and empty:
-            raise CheckpointError(f"{self.path} is empty, not a parqueens checkpoint")
+            raise CheckpointError(
+                f"{self.path} is empty: no run has stored anything in it yet "
+                f"(a count with --checkpoint {self.path} starts one)"
+            )
         if not empty:
             self._check_header(readonly)
-        for name in () if readonly else (self.path, self.path + "-wal", self.path + "-shm"):
-            # Refuse before any work: SQLite itself would only fail at the
-            # first save, after leaving -wal/-shm files next to the file.
-            if os.path.exists(name) and not os.access(name, os.W_OK):
-                raise CheckpointError(
-                    f"{name} is read-only; make it writable (chmod u+w) or use another file"
-                )
+        if not readonly:  # what runs killed while creating it left
+            remove_stale(*os.path.split(os.path.abspath(self.path)), ".creating")
+        #: A file opened with parameters that cannot be written: it answers
+        #: what it holds, and refuses the first write (see _writable).
+        self.read_only_file = not readonly and self._read_only_name() is not None
         try:
-            if empty:
-                self._create(params)
-            elif readonly:
+            if not exists:
+                self._publish_new(params)
+            if readonly or self.read_only_file:
                 self._open_readonly()
+                if self.read_only_file:
+                    self._check_params(self.params, params)
             else:
                 self.db = self._connect("")
+                if empty:
+                    self._init_in_place(params)
                 self._open_existing(params)
                 self._check_writable()
         except BaseException as exc:
             if self.db is not None:
                 self.db.close()
-            if not exists:  # leave nothing behind, e.g. a 0-byte file on a full disk
-                for name in (self.path, self.path + "-wal", self.path + "-shm"):
-                    with contextlib.suppress(OSError):
-                        os.remove(name)
             if isinstance(exc, sqlite3.Error):
                 raise self._error(exc, "create" if empty else "open") from None
             raise
 
-    def _connect(self, query):
-        uri = "file:" + _quote(self.path) + (f"?{query}" if query else "")
-        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+    def _connect(self, query, path=None):
+        uri = "file:" + _quote(path or self.path) + (f"?{query}" if query else "")
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+        # A flipped bit in a text column is a damaged row (named, with the
+        # hint to delete it), not an error of the whole file.
+        db.text_factory = lambda b: b.decode("utf-8", "replace")
+        return db
+
+    def _read_only_name(self):
+        """The first of the file, its -wal and -shm that exists and cannot
+        be written, or None."""
+        for name in (self.path, self.path + "-wal", self.path + "-shm"):
+            if os.path.exists(name) and not os.access(name, os.W_OK):
+                return name
+        return None
+
+    def _writable(self):
+        """Before a write: raise the read-only CheckpointError if this file
+        cannot be written, else hold the file if this store does not yet
+        (:meth:`claim` usually took the hold)."""
+        if self.read_only_file:
+            name = self._read_only_name()
+            raise CheckpointError(
+                f"{name or self.path} is read-only; make it writable (chmod u+w) or use "
+                f"another file"
+            )
+        if self._holder is None and not self.db.in_transaction:
+            with self._transaction():
+                self._take_hold()
 
     def _check_header(self, readonly):
         with open(self.path, "rb") as f:
@@ -214,34 +347,91 @@ class RunStore:
                 f"SQLite file)" + ("" if readonly else "; refusing to overwrite it")
             )
 
-    def _create(self, params):
-        self.db = db = self._connect("")
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("BEGIN")
-        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        db.execute(
-            "CREATE TABLE runs (n INTEGER PRIMARY KEY, split_depth INTEGER, "
-            "units_total INTEGER, classified INTEGER NOT NULL, seconds REAL NOT NULL DEFAULT 0, "
-            "finished INTEGER NOT NULL DEFAULT 0, total TEXT, fundamental TEXT, "
-            "checksum TEXT NOT NULL)"
-        )
-        stab = _STAB.replace(",", " TEXT,")
-        db.execute(
-            f"CREATE TABLE units (n INTEGER NOT NULL, unit_id TEXT NOT NULL, "
-            f"solutions TEXT NOT NULL, {stab} TEXT, nodes TEXT, checksum TEXT NOT NULL, "
-            f"PRIMARY KEY (n, unit_id))"
-        )
-        db.executemany(
-            "INSERT INTO meta VALUES (?, ?)",
-            [
-                ("format", FORMAT),
-                ("version", __version__),
-                ("params", json.dumps(params, sort_keys=True)),
-                ("created", time.strftime("%Y-%m-%d %H:%M:%S")),
-            ],
-        )
-        db.execute("COMMIT")
-        self.params = params
+    def _publish_new(self, params):
+        """Build a new checkpoint aside and link it to the path; if another
+        run published one there first, leave it (the caller opens it)."""
+        folder, name = os.path.split(os.path.abspath(self.path))
+        temp = os.path.join(folder, temp_prefix(name) + f"{os.urandom(4).hex()}.creating")
+        try:
+            db = self.db = self._connect("", temp)
+            self._init_schema(params)
+            db.execute("PRAGMA journal_mode=WAL")  # recorded in the file's header
+            db.close()
+            self.db = None
+            try:
+                os.link(temp, self.path)
+            except FileExistsError:
+                pass  # another run created it first: that file is opened
+            except OSError as exc:
+                if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+                    raise
+                # No hard links on this file system: created in place, in one
+                # transaction (a file left empty by a kill is taken as new).
+                with open(self.path, "ab"):
+                    pass
+        except OSError as exc:
+            raise self._os_error(exc, folder) from None
+        finally:
+            for leftover in (temp, temp + "-journal", temp + "-wal", temp + "-shm"):
+                with contextlib.suppress(OSError):
+                    os.remove(leftover)
+
+    def _os_error(self, exc, folder):
+        if exc.errno == errno.ENOSPC:
+            return CheckpointError(
+                f"{self.path}: no space left on the disk, cannot create the checkpoint"
+            )
+        if not os.path.isdir(folder):
+            return CheckpointError(
+                f"{self.path}: cannot create the checkpoint: no such folder {folder}"
+            )
+        return CheckpointError(f"{self.path}: cannot create the checkpoint ({exc.strerror or exc})")
+
+    def _init_schema(self, params):
+        """Create the tables and record the parameters, in one transaction."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            db.execute(
+                "CREATE TABLE runs (n INTEGER PRIMARY KEY, split_depth INTEGER, "
+                "units_total INTEGER, classified INTEGER NOT NULL, "
+                "seconds REAL NOT NULL DEFAULT 0, finished INTEGER NOT NULL DEFAULT 0, "
+                "total TEXT, fundamental TEXT, checksum TEXT NOT NULL)"
+            )
+            stab = _STAB.replace(",", " TEXT,")
+            db.execute(
+                f"CREATE TABLE units (n INTEGER NOT NULL, unit_id TEXT NOT NULL, "
+                f"solutions TEXT NOT NULL, {stab} TEXT, nodes TEXT, checksum TEXT NOT NULL, "
+                f"PRIMARY KEY (n, unit_id))"
+            )
+            db.executemany(
+                "INSERT INTO meta VALUES (?, ?)",
+                [
+                    ("format", FORMAT),
+                    ("version", __version__),
+                    ("params", json.dumps(params, sort_keys=True)),
+                    ("created", time.strftime("%Y-%m-%d %H:%M:%S")),
+                ],
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+            raise
+
+    def _init_in_place(self, params):
+        """An existing empty file: the tables created in it, in one
+        transaction, unless a run that opened it at the same time did."""
+        has_tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if not has_tables:
+            try:
+                self._init_schema(params)
+            except sqlite3.OperationalError as exc:
+                if "already exists" not in str(exc):
+                    raise
+        self.db.execute("PRAGMA journal_mode=WAL")
 
     def _open_readonly(self):
         """Open for reading only: never writes, not even in a read-only folder."""
@@ -336,6 +526,64 @@ class RunStore:
             self.db.execute("DELETE FROM meta WHERE 0")
         finally:
             self.db.execute("ROLLBACK")
+        # The write-ahead log is copied into the file every 64 pages and then
+        # cut back, so that it stays a few hundred KB (SQLite's default lets
+        # it grow to 4 MB before the first copy).
+        self.db.execute(f"PRAGMA wal_autocheckpoint={_WAL_PAGES}")
+        self.db.execute(f"PRAGMA journal_size_limit={_WAL_PAGES * 4096}")
+
+    @contextlib.contextmanager
+    def _transaction(self, doing="save"):
+        """One write transaction (``BEGIN IMMEDIATE``: writers queue, up to
+        the connection's timeout), rolled back if the block raises; a hold
+        taken in a transaction that is rolled back is not kept."""
+        held = self._holder
+        with self._sqlite_errors(doing):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self.db.execute("COMMIT")
+            except BaseException:
+                # Ctrl-C may land before or after COMMIT: undo only an open
+                # transaction, and let the interrupt itself propagate.
+                if self.db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self.db.execute("ROLLBACK")
+                    self._holder = held
+                raise
+        if self._holder is not None:
+            _HOLDS.add(self._holder["token"])
+
+    def _take_hold(self):
+        """Inside a transaction: record this process as the file's holder,
+        unless a live process holds it (:class:`CheckpointInUse`)."""
+        if self._holder is not None:
+            return
+        other = self._read_holder()
+        if other is not None and _holder_alive(other):
+            raise CheckpointInUse(self.path, other)
+        me = _holder_record()
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('holder', ?)", (json.dumps(me),))
+        self._holder = me
+
+    def _read_holder(self):
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'holder'").fetchone()
+        try:
+            holder = json.loads(row[0]) if row else None
+        except ValueError:
+            return None  # unreadable: taken over
+        return holder if isinstance(holder, dict) else None
+
+    def holder(self):
+        """The live process that holds this file, as recorded when it opened
+        it: a dict (``pid``, ``host``, ``command``, ``since``), or None (no
+        run holds it, or its process is gone).  A store opened with
+        parameters holds its file itself: then this process's record."""
+        with self._sqlite_errors("read"):
+            other = self._read_holder()
+        if other is None or not _holder_alive(other):
+            return None
+        return {k: other.get(k) for k in ("pid", "host", "command", "since")}
 
     def _check_params(self, stored, params, skip=_PER_SIZE_KEYS):
         """Refuse a file whose recorded parameters differ from ``params``,
@@ -354,12 +602,15 @@ class RunStore:
             )
 
     def claim(self, identity):
-        """Check that this file belongs to the run ``identity`` (a dict, see
-        :func:`parqueens.runner.run_identity`); the first run to claim a
-        file records its identity.
+        """Take this file for the run ``identity`` (a dict, see
+        :func:`parqueens.runner.run_identity`): in one transaction, check
+        that no other live process holds the file, that it belongs to this
+        run (the first run to claim a file records its identity), and hold
+        it until :meth:`close`.  A refused claim changes nothing.
 
-        Raises :class:`CheckpointError` if the file's run differs in method
-        or fixed queens (the message names each difference), or it cannot be
+        Raises :class:`CheckpointInUse` if another live process holds it;
+        :class:`CheckpointError` if the file's run differs in method or
+        fixed queens (the message names each difference), or it cannot be
         written.  ``unique`` is checked per size (:meth:`begin_run`): one
         file serves counts with and without it where its units allow.
         """
@@ -368,15 +619,33 @@ class RunStore:
                 f"{self.path} was opened for reading only (params None); "
                 f"open it with parameters to run with it"
             )
+        if self.read_only_file:  # nothing can change it: checked only
+            self._check_identity(self.identity(), identity)
+            return
+        with self._transaction():
+            self._take_hold()
+            self._check_identity(self.identity(), identity)
+
+    def check_identity(self, identity):
+        """Refuse a file that belongs to another run than ``identity`` (see
+        :meth:`claim`), reading only; a file without a run takes any.
+
+        Raises :class:`CheckpointError`."""
         stored = self.identity()
+        if stored is None and set(identity) <= set(self.params):
+            stored = {k: self.params[k] for k in identity}
+        if stored is not None:
+            self._check_params(stored, identity, skip={"unique"})
+
+    def _check_identity(self, stored, identity):
         if stored is None and set(identity) <= set(self.params):
             # made by the command line, whose parameters name the run
             stored = {k: self.params[k] for k in identity}
         if stored is None:
-            with self._sqlite_errors("save"):
-                self.db.execute(
-                    "INSERT INTO meta VALUES ('run', ?)", (json.dumps(identity, sort_keys=True),)
-                )
+            self._writable()
+            self.db.execute(
+                "INSERT INTO meta VALUES ('run', ?)", (json.dumps(identity, sort_keys=True),)
+            )
             return
         self._check_params(stored, identity, skip={"unique"})  # unique: per size
 
@@ -510,11 +779,13 @@ class RunStore:
         Raises :class:`CheckpointError` if the file's run of n used another
         split depth or unit count, lacks the classes asked for, if a stored
         unit is damaged, or if the file cannot be written (e.g. no space
-        left).
+        left; a read-only file whose run of n is not finished, before any
+        search).
         """
         self.check_depth(n, split_depth)
         rows = self._runs(n)
         if not rows:
+            self._writable()
             checksum = _run_checksum(n, split_depth, units_total, classified, 0, None, None)
             with self._sqlite_errors("save"):
                 self.db.execute(
@@ -528,7 +799,10 @@ class RunStore:
                 f"not {units_total}"
             )
         self.check_classified(n, classified)
-        return self._units(n)
+        units = self._units(n)
+        if len(units) < units_total or (rows and not rows[0].finished):
+            self._writable()  # units left to store: refused before they are searched
+        return units
 
     def check_size(self, n):
         """Read the record and the units of board size n (if any), checking
@@ -585,29 +859,21 @@ class RunStore:
             (n, uid, str(s), *(str(x) for x in b), str(k), unit_checksum(n, uid, s, b, k))
             for uid, s, b, k in results
         ]
-        with self._sqlite_errors("save"):
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                self.db.executemany(
-                    "INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
-                )
-                self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?", (seconds, n))
-                self.db.execute("COMMIT")
-            except BaseException:
-                # Ctrl-C may land before or after COMMIT: undo only an open
-                # transaction, and let the interrupt itself propagate.
-                if self.db.in_transaction:
-                    try:
-                        self.db.execute("ROLLBACK")
-                    except sqlite3.Error:
-                        pass
-                raise
+        self._writable()
+        with self._transaction():
+            self.db.executemany(
+                "INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+            )
+            self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?", (seconds, n))
 
     def finish_run(self, n, total, fundamental=None):
         """Mark the run of n complete, with its final counts (ints).
 
         Raises :class:`CheckpointError` if the file cannot be written."""
         run = self._runs(n)[0]
+        if run.finished and (run.total, run.fundamental) == (total, fundamental):
+            return  # as recorded: nothing to write (the file may be read-only)
+        self._writable()
         checksum = _run_checksum(
             n, run.split_depth, run.units_total, run.classified, 1, total, fundamental
         )
@@ -646,7 +912,20 @@ class RunStore:
         return out
 
     def close(self):
-        self.db.close()
+        """Give up the hold (if any) and close the file."""
+        if self._holder is not None:
+            _HOLDS.discard(self._holder["token"])
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.execute(
+                    "DELETE FROM meta WHERE key = 'holder' AND value = ?",
+                    (json.dumps(self._holder),),
+                )
+                self.db.execute("COMMIT")
+            self._holder = None
+        if self.db is not None:
+            self.db.close()
+            self.db = None
 
     def __enter__(self):
         return self

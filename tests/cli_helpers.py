@@ -8,22 +8,43 @@ import shlex
 import subprocess
 import sys
 
+import parqueens
+
+#: The note of a process that compiles the kernels (numba's cache of this
+#: copy of parqueens was empty): it depends on the cache, not on the command,
+#: so the helpers below leave it out of what they return.
+COMPILE_NOTE = "parqueens: compiling the search kernels"
+
+# The folder that holds the parqueens these tests import: the subprocesses
+# import the same copy (not another one installed in site-packages), with
+# the same numba cache.
+_SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(parqueens.__file__)))
+
 
 def cli_env():
-    """The environment for a subprocess, without warnings turned into errors."""
+    """The environment for a subprocess: the tested copy of parqueens
+    first on its path, without warnings turned into errors."""
     env = dict(os.environ)
     env.pop("PYTHONWARNINGS", None)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [_SOURCE, env.get("PYTHONPATH")]))
     return env
+
+
+def without_compile_note(err):
+    """stderr text without the kernels' first-use note (see COMPILE_NOTE)."""
+    if err is None:
+        return err
+    return "".join(line for line in err.splitlines(True) if not line.startswith(COMPILE_NOTE))
 
 
 def run_process(*args, redirect=None, cwd=None, timeout=120):
     """Run ``python -m parqueens ARGS`` to the end; returns CompletedProcess
-    (text).  ``redirect`` (e.g. ``">&-"``) runs it through the shell with that
-    redirection."""
+    (text; stderr without the compile note).  ``redirect`` (e.g. ``">&-"``)
+    runs it through the shell with that redirection."""
     cmd = [sys.executable, "-m", "parqueens", *map(str, args)]
     if redirect:
         cmd = f"{shlex.join(cmd)} {redirect}"
-    return subprocess.run(
+    r = subprocess.run(
         cmd,
         shell=bool(redirect),
         capture_output=True,
@@ -32,11 +53,22 @@ def run_process(*args, redirect=None, cwd=None, timeout=120):
         env=cli_env(),
         timeout=timeout,
     )
+    r.stderr = without_compile_note(r.stderr)
+    return r
+
+
+class _Process(subprocess.Popen):
+    """A Popen whose ``communicate`` leaves out the compile note."""
+
+    def communicate(self, *args, **kwargs):
+        out, err = super().communicate(*args, **kwargs)
+        return out, without_compile_note(err)
 
 
 def popen_cli(args, cwd=None, new_session=False):
-    """Start ``python -m parqueens ARGS``; stdout and stderr piped as text."""
-    return subprocess.Popen(
+    """Start ``python -m parqueens ARGS``; stdout and stderr piped as text
+    (``communicate`` leaves out the compile note)."""
+    return _Process(
         [sys.executable, "-m", "parqueens", *map(str, args)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

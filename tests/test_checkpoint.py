@@ -612,7 +612,7 @@ class _Terminal:
         return self.answer
 
 
-def test_runs_over_a_day_asked_on_a_terminal(monkeypatch, capsys):
+def test_runs_over_a_day_asked_on_a_terminal(monkeypatch, capsys, tmp_path):
     import sys
 
     import parqueens.runner as runner
@@ -624,14 +624,25 @@ def test_runs_over_a_day_asked_on_a_terminal(monkeypatch, capsys):
     monkeypatch.setattr(runner, "estimate", huge)
     monkeypatch.setattr(runner, "run_count", lambda n, **kw: CountResult(n, 42))
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    for answer, code, out in (("n\n", 2, ""), ("y\n", 0, "42\n")):
+    # A no is a negative answer (exit 1), not bad input; the line ends with it.
+    for answer, code, out in (("n\n", 1, ""), ("y\n", 0, "42\n")):
         monkeypatch.setattr(sys, "stdin", _Terminal(answer))
         assert main(["count", "19"]) == code
         captured = capsys.readouterr()
         assert "start it? [y/N]" in captured.err and captured.out == out
+        if code:
+            assert captured.err.endswith("[y/N] parqueens: not started: the answer was no\n")
     monkeypatch.setattr(sys, "stdin", _Terminal("n\n"))
     assert main(["count", "19", "--yes", "-q"]) == 0  # not asked
     assert "start it" not in capsys.readouterr().err
+    # verify --complete counts too: the same guard
+    path = tmp_path / "s19.perm"
+    path.write_text(" ".join(map(str, range(19))) + "\n")
+    monkeypatch.setattr(sys, "stdin", _Terminal("n\n"))
+    assert main(["verify", str(path), "--complete"]) == 1
+    err = capsys.readouterr().err
+    assert "the count of n = 19 (verify --complete) would take about" in err, err
+    assert err.endswith("parqueens: not started: the answer was no\n")
 
 
 # ------------------------------------------------------------------ checkpoints per size
@@ -675,3 +686,38 @@ def test_plain_units_without_classes_serve_only_counts_without_unique(cli, tmp_p
     r = cli("table", "10-11", "--method", "mirror", "--unique", "--checkpoint", path)
     assert_one_line_error(r)  # before the table's header
     assert "n = 11 was counted there without --unique" in r.stderr
+
+
+def test_interrupt_right_after_a_save_counts_the_saved_chunk(tmp_path, monkeypatch):
+    # Ctrl-C landing between a chunk's commit and the run's own count: the
+    # message says what the file holds, not one chunk less.
+    from parqueens.backends import RunInterrupted
+
+    real_add = RunStore.add
+
+    def add_then_interrupt(self, n, results, seconds):
+        real_add(self, n, results, seconds)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(RunStore, "add", add_then_interrupt)
+    with RunStore(tmp_path / "c.db", {}) as store:
+        with pytest.raises(RunInterrupted) as info:
+            run_count(12, jobs=1, checkpoint=store)
+        assert info.value.finished == store.stored_units(12) > 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["table", "\u0663-\u0665"],
+        ["table", "\uff18-\uff11\uff10"],
+        ["count", "9", "--checkpoint", "c.db", "--recheck", "\u0660"],
+        ["count", "9", "--checkpoint", ""],
+    ],
+)
+def test_bad_numbers_and_names_in_one_line(cli, tmp_path, args):
+    r = cli(*args, cwd=tmp_path)
+    assert_one_line_error(r)
+    if args[-1] == "":
+        assert r.stderr == "parqueens: error: the checkpoint file name is empty\n"
+    assert os.listdir(tmp_path) == []

@@ -19,6 +19,7 @@ from parqueens.formats import (
     read_solutions,
     render,
 )
+from parqueens.tempfiles import temp_prefix
 
 SOLS6 = [(1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2), (4, 2, 0, 5, 3, 1)]
 
@@ -561,10 +562,10 @@ def test_stale_part_files_of_dead_runs_are_removed(tmp_path):
     # output again removes those of processes no longer running, only.
     dead = 2**22 + 12345  # above the usual pid_max: no such process
     names = [
-        formats.temp_prefix("s.perm", dead) + "abcd.part",
-        formats.temp_prefix("s.perm", os.getpid()) + "live.part",  # a running writer's
+        temp_prefix("s.perm", dead) + "abcd.part",
+        temp_prefix("s.perm", os.getpid()) + "live.part",  # a running writer's
         ".s.perm.old.part",  # not ours to judge
-        formats.temp_prefix("other.perm", dead) + "x.part",  # another output's
+        temp_prefix("other.perm", dead) + "x.part",  # another output's
     ]
     for name in names:
         (tmp_path / name).write_text("partial")

@@ -177,8 +177,12 @@ def test_jobs_of_a_resumed_run(tmp_path):
     with RunStore(tmp_path / "r.db", {}) as store:
         first = run_count(12, jobs=2, checkpoint=store)
         again = run_count(12, jobs=2, checkpoint=store)
+        quiet = run_count(12, jobs=2, checkpoint=store, recheck=0)
     assert first.jobs == min(2, joblib.cpu_count())
-    assert again.resumed == again.units and again.jobs == 1  # nothing left to search
+    # nothing left to search, but 2 stored units searched again on 2 threads
+    assert again.resumed == again.units and again.rechecked == 2
+    assert again.jobs == min(2, joblib.cpu_count())
+    assert (quiet.rechecked, quiet.jobs) == (0, 1)  # nothing searched at all
 
 
 def test_checkpoint_identity_one_form(tmp_path, cli):

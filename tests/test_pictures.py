@@ -164,6 +164,26 @@ def test_board_draws_itself():
     with pytest.raises(ValueError, match="columns must lie in 0..3"):
         Board([1, 3, 0, 4])
     assert _svg(render([1, 3, 0, 2], "svg", one_based=True)).attrib["width"] == "120"
+    assert b.problem is None
+
+
+def test_board_of_a_wrong_placement_says_why():
+    # Drawn, so that a wrong answer can be looked at, but with a word.
+    with pytest.warns(UserWarning, match=r"Board\(\[0, 0, 0\]\) is not a solution: the queens "):
+        b = Board([0, 0, 0])
+    assert b.problem == "the queens of rows 0 and 1 share column 0"
+    assert str(b) == "Q..\nQ..\nQ..\n" and len(_svg(b.svg()).findall(f".//{SVG}use")) == 3
+
+
+def test_submodules_without_their_own_import():
+    import subprocess
+    import sys
+
+    from cli_helpers import cli_env
+
+    code = "import parqueens; print(parqueens.pictures.svg([[0]]).count('<use'))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env())
+    assert (r.returncode, r.stdout) == (0, "1\n"), r.stderr
 
 
 class _Tty(io.StringIO):

@@ -6,6 +6,7 @@ read-only files and folders, and a full disk, through the library and
 chmod does not stop)."""
 
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -46,12 +47,28 @@ def good(tmp_path_factory):
 
 
 def _copy_without_wal(d):
-    """The main file of a checkpoint copied while its run is still writing."""
+    """The main file of a checkpoint whose tables were still in its -wal
+    file when it was copied (as an older parqueens created files; a new
+    file is now complete before it appears): an SQLite file without tables."""
     src, dst = d / "live.sqlite", d / "cp.sqlite"
-    with RunStore(src, {"command": "count", "n": [9]}):
-        shutil.copy(src, dst)  # the tables are still only in live.sqlite-wal
+    db = sqlite3.connect(src)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    shutil.copy(src, dst)  # the table is still only in live.sqlite-wal
+    db.close()
     assert dst.stat().st_size > 0
     return dst
+
+
+def test_copy_of_a_live_checkpoint_without_its_wal_resumes(tmp_path, cli):
+    # A new file holds its tables from the start: a copy of the main file
+    # alone, made mid-run, is a checkpoint missing only the latest units.
+    src, dst = tmp_path / "live.sqlite", tmp_path / "cp.sqlite"
+    with RunStore(src, {"command": "count", "n": [10]}) as s:
+        assert run_count(9, checkpoint=s, split_depth=2).total == A000170[9]
+        shutil.copy(src, dst)  # the units are still in live.sqlite-wal
+    r = cli("count", 10, "--checkpoint", dst, "--quiet")
+    assert (r.returncode, r.stdout) == (0, f"{A000170[10]}\n"), r.stderr
 
 
 # case: (SQL applied to a copy of the good file, words the message must hold)
@@ -207,10 +224,23 @@ def test_read_only_file_refused_before_work(good, tmp_path, cli):
 
 
 def test_read_only_file_refused_as_root_too(good, cli, tmp_path, monkeypatch):
-    # The permission check, as a non-root user sees it.
+    # The permission check, as a non-root user sees it: a finished size is
+    # answered from the file (nothing to write), one with work left refused
+    # before any search, and the file is unchanged either way.
     path = tmp_path / "c.sqlite"
     shutil.copy(good, path)
     real = os.access
+    monkeypatch.setattr(
+        store.os, "access", lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode)
+    )
+    before = _sha256(path)
+    r = cli("count", 9, "--checkpoint", path, "--quiet")
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"{A000170[9]}\n", "")
+    r = cli("count", 9, "--checkpoint", path, "--json")
+    assert json.loads(r.stdout)["resumed"] == json.loads(r.stdout)["units"] > 0
+    assert _sha256(path) == before and sorted(os.listdir(tmp_path)) == ["c.sqlite"]
+    monkeypatch.undo()
+    _sql(path, "DELETE FROM units WHERE rowid = (SELECT min(rowid) FROM units)")
     monkeypatch.setattr(
         store.os, "access", lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode)
     )
@@ -249,8 +279,10 @@ def test_read_only_shm_named(good, tmp_path, monkeypatch):
     monkeypatch.setattr(
         store.os, "access", lambda p, mode: False if os.fspath(p) == str(shm) else real(p, mode)
     )
-    with pytest.raises(CheckpointError, match="c.sqlite-shm is read-only"):
-        RunStore(path, params)
+    with RunStore(path, params) as s:  # what it holds can be read
+        assert s.summary()[0]["finished"]
+        with pytest.raises(CheckpointError, match="c.sqlite-shm is read-only"):
+            s.begin_run(10, 2, 3)  # the first write is refused
 
 
 # ------------------------------------------------------------------ full disk
@@ -316,7 +348,7 @@ def test_full_disk_mid_run_keeps_saved_units(cli, tmp_path, monkeypatch):
         m.setattr(
             store.sqlite3,
             "connect",
-            _failing("INSERT OR REPLACE", "database or disk is full", after=1),
+            _failing("INSERT OR REPLACE INTO units", "database or disk is full", after=1),
         )
         r = cli(*args)
     assert_one_line_error(r)
