@@ -53,17 +53,34 @@ def _bit(i):
 
 
 @njit(cache=True, nogil=True)
+def _free_pair(n, r, board, cols, d1, d2):
+    """The columns where the queen of row ``r`` (``r < n // 2``) and its
+    image under the half turn can stand, the masks being closed under it:
+    the queen's own square free, and not ``c = r`` or ``c = n - 1 - r``,
+    where the queen and its image would share a diagonal."""
+    return (
+        board
+        & ~cols
+        & ~(d1 >> np.uint64(r))
+        & ~(d2 >> np.uint64(n - 1 - r))
+        & ~(_bit(r) | _bit(n - 1 - r))
+    )
+
+
+@njit(cache=True, nogil=True)
 def _count_half_turn(n, first):
-    """Solutions fixed by the half turn whose row-0 queen is in ``first``
-    (a ``uint64`` column mask); requires ``n >= 2``.
+    """Solutions fixed by the half turn whose queen in the row above the
+    middle (row ``n // 2 - 1``) is in ``first`` (a ``uint64`` column mask);
+    requires ``n >= 2``.
 
     The queens of rows ``r`` and ``n - 1 - r`` are placed together, ``(r, c)``
-    with ``(n - 1 - r, n - 1 - c)``, for ``r = 0 .. n // 2 - 1``; the middle
-    row of an odd board holds the centre queen, placed first.  The masks
-    stay closed under the half turn (see the module docstring), so the free
-    columns of row ``r`` are those whose own square is free, less ``c = r``
-    and ``c = n - 1 - r``, where the queen would share a diagonal with its
-    image.  The last pair's free columns are counted, not placed.
+    with ``(n - 1 - r, n - 1 - c)``, from the middle out: ``r = n // 2 - 1``
+    down to 0 (the middle pairs, close together, prune each other most: a
+    third of the nodes of the top-down order at n = 24).  The middle row of
+    an odd board holds the centre queen, placed first.  The masks stay
+    closed under the half turn (see the module docstring), so the free
+    columns of a pair are those of its upper queen (:func:`_free_pair`).
+    The last pair's free columns are counted, not placed.
     """
     half = n // 2
     board = (_ONE << np.uint64(n)) - _ONE
@@ -79,36 +96,29 @@ def _count_half_turn(n, first):
         d1[0] = _bit(n - 1)
         d2[0] = _bit(n - 1)
     last = half - 1
-    span = np.uint64(n - 1)
-    free[0] = first & board & ~cols[0] & ~d1[0] & ~(d2[0] >> span) & ~(_ONE | (_ONE << span))
+    free[0] = first & _free_pair(n, half - 1, board, cols[0], d1[0], d2[0])
     count = 0
-    r = 0
-    while r >= 0:
-        f = free[r]
+    k = 0  # the level: row half - 1 - k
+    while k >= 0:
+        f = free[k]
         if f == _ZERO:
-            r -= 1
+            k -= 1
             continue
-        if r == last:
+        if k == last:
             count += _popcount(f)
-            r -= 1
+            k -= 1
             continue
         bit = f & (~f + _ONE)
-        free[r] = f ^ bit
+        free[k] = f ^ bit
         c = np.int64(trailing_zeros(bit))
+        r = half - 1 - k
         a = r + c
         b = r - c + n - 1
-        cols[r + 1] = cols[r] | bit | _bit(n - 1 - c)
-        d1[r + 1] = d1[r] | _bit(a) | _bit(2 * n - 2 - a)
-        d2[r + 1] = d2[r] | _bit(b) | _bit(2 * n - 2 - b)
-        r += 1
-        ur = np.uint64(r)
-        free[r] = (
-            board
-            & ~cols[r]
-            & ~(d1[r] >> ur)
-            & ~(d2[r] >> np.uint64(n - 1 - r))
-            & ~(_bit(r) | _bit(n - 1 - r))
-        )
+        cols[k + 1] = cols[k] | bit | _bit(n - 1 - c)
+        d1[k + 1] = d1[k] | _bit(a) | _bit(2 * n - 2 - a)
+        d2[k + 1] = d2[k] | _bit(b) | _bit(2 * n - 2 - b)
+        k += 1
+        free[k] = _free_pair(n, r - 1, board, cols[k], d1[k], d2[k])
     return count
 
 
@@ -177,8 +187,9 @@ def _count_quarter_turn(n, first):
 
 def _left_half(n):
     """The columns left of the middle: the mirror image (left-right) of a
-    symmetric solution is symmetric, and its row-0 queen is never in the
-    middle column (the centre queen's), so the left half counts half."""
+    symmetric solution is symmetric, and the queen of the kernel's first row
+    is never in the middle column (the centre queen's), so the left half
+    counts half."""
     return (_ONE << np.uint64(n // 2)) - _ONE
 
 
@@ -186,8 +197,8 @@ def count_half_turn(n):
     """Number of solutions fixed by the half turn (OEIS A032522).
 
     A queen at ``(r, c)`` implies one at ``(n - 1 - r, n - 1 - c)``.  Searched
-    with the queens placed in pairs (:func:`_count_half_turn`), over the
-    row-0 queens of the left half, doubled by the mirror symmetry.
+    with the queens placed in pairs (:func:`_count_half_turn`), the first
+    pair's queen in the left half, doubled by the mirror symmetry.
 
     Parameters
     ----------

@@ -56,8 +56,9 @@ def test_quarter_turn_oeis_a033148(n):
 
 @pytest.mark.parametrize("n", range(4, 15))
 def test_mirror_halves_count_alike(n):
-    """The row-0 queens of the right half count as many as those of the left
-    (the doubling in count_half_turn and count_quarter_turn)."""
+    """The first queens placed (half turn: the row above the middle; quarter
+    turn: row 0) count as many in the right half as in the left (the
+    doubling in count_half_turn and count_quarter_turn)."""
     left = (1 << (n // 2)) - 1
     right = ((1 << n) - 1) & ~left & ~(1 << (n // 2) if n % 2 else 0)
     left, right = np.uint64(left), np.uint64(right)
