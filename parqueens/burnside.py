@@ -123,6 +123,21 @@ def _count_half_turn(n, first):
 
 
 @njit(cache=True, nogil=True)
+def _free_orbit(n, r, board, used, diag):
+    """The columns ``c`` where the queen of the free row ``r`` (``r < n / 2``)
+    and its images under the quarter turn can stand, ``used`` and ``diag``
+    being closed under it: ``c`` free, its diagonals ``r + c`` and
+    ``n - 1 + c - r`` free, and not ``c = r`` or ``c = n - 1 - r``."""
+    return (
+        board
+        & ~used
+        & ~(diag >> np.uint64(r))
+        & ~(diag >> np.uint64(n - 1 - r))
+        & ~(_bit(r) | _bit(n - 1 - r))
+    )
+
+
+@njit(cache=True, nogil=True)
 def _count_quarter_turn(n, first):
     """Solutions fixed by the quarter turn whose row-0 queen is in
     ``first`` (a ``uint64`` column mask); requires ``n >= 4`` and
@@ -151,8 +166,7 @@ def _count_quarter_turn(n, first):
         used[0] = _bit(n // 2)
         diag[0] = _bit(n - 1)
     row[0] = 0
-    span = np.uint64(n - 1)
-    free[0] = first & board & ~used[0] & ~diag[0] & ~(diag[0] >> span) & ~(_ONE | (_ONE << span))
+    free[0] = first & _free_orbit(n, 0, board, used[0], diag[0])
     count = 0
     k = 0
     while k >= 0:
@@ -175,13 +189,7 @@ def _count_quarter_turn(n, first):
         k += 1
         r = np.int64(trailing_zeros(~used[k]))
         row[k] = r
-        free[k] = (
-            board
-            & ~used[k]
-            & ~(diag[k] >> np.uint64(r))
-            & ~(diag[k] >> np.uint64(n - 1 - r))
-            & ~(_bit(r) | _bit(n - 1 - r))
-        )
+        free[k] = _free_orbit(n, r, board, used[k], diag[k])
     return count
 
 
