@@ -57,6 +57,89 @@ A002562 = [
 ]
 
 
+#: OEIS A032522, solutions fixed by the half turn (point symmetric), n = 0..32
+#: (n = 0: the empty placement).  The terms n = 1..32 as the OEIS lists them,
+#: read from the OEIS data mirrored in github.com/fallk/integers
+#: (OEISOutputPart*/Lib.cs, class A032522); the oeis.org page itself was not
+#: at hand.  Through n = 27 each term agrees with A000170 and A002562 by
+#: A002562's formula a(n) = (A000170(n) + A032522(n) + 2 A033148(n)) / 8
+#: (tested in test_burnside.py).
+A032522 = [
+    1,
+    1,
+    0,
+    0,
+    2,
+    2,
+    4,
+    8,
+    4,
+    16,
+    12,
+    48,
+    80,
+    136,
+    420,
+    1240,
+    3000,
+    8152,
+    18104,
+    44184,
+    144620,
+    375664,
+    1250692,
+    3581240,
+    11675080,
+    34132592,
+    115718268,
+    320403024,
+    1250901440,
+    3600075088,
+    14589438024,
+    43266334696,
+    181254386312,
+]
+
+#: OEIS A033148, solutions fixed by the quarter turn (rotationally
+#: symmetric), n = 0..32 (n = 0: the empty placement), from
+#: https://oeis.org/A033148 (terms n = 1..63 there; 0 unless n = 0 or 1 mod 4).
+A033148 = [
+    1,
+    1,
+    0,
+    0,
+    2,
+    2,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    8,
+    8,
+    0,
+    0,
+    64,
+    128,
+    0,
+    0,
+    480,
+    704,
+    0,
+    0,
+    3328,
+    3264,
+    0,
+    0,
+    32896,
+    43776,
+    0,
+    0,
+    406784,
+]
+
+
 def _no_shared_diagonal(queens):
     """No two queens (column queens[r] in row r) on one diagonal."""
     n = len(queens)
@@ -130,3 +213,57 @@ def first_attack(queens):
                         f"the queens of rows {r1} and {r2} (columns {c1} and {c2}) share a diagonal"
                     )
     return None
+
+
+def turn(queens, times=1):
+    """The solution turned clockwise by ``times`` quarter turns, square by
+    square: ``(r, c) -> (c, n - 1 - r)``."""
+    n = len(queens)
+    squares = _squares(queens)
+    for _ in range(times % 4):
+        squares = {(c, n - 1 - r) for r, c in squares}
+    return _to_perm(squares, n)
+
+
+def _placement_ok(squares):
+    """No two queens on one row, column or diagonal."""
+    k = len(squares)
+    return all(
+        len({f(r, c) for r, c in squares}) == k
+        for f in (lambda r, c: r, lambda r, c: c, lambda r, c: r + c, lambda r, c: r - c)
+    )
+
+
+@functools.cache
+def fixed_solutions(n, times):
+    """All solutions fixed by ``times`` quarter turns (2: the half turn, 1:
+    the quarter turn), sorted: unions of orbits of squares under the turn,
+    the lowest free row's square first, every placement checked pair by pair
+    (a tuple: shared by every caller)."""
+
+    def orbit(square):
+        out = {square}
+        while True:
+            r, c = square
+            for _ in range(times):
+                r, c = c, n - 1 - r
+            square = (r, c)
+            if square in out:
+                return out
+            out.add(square)
+
+    found = []
+
+    def extend(squares):
+        rows = {r for r, _ in squares}
+        free = [r for r in range(n) if r not in rows]
+        if not free:
+            found.append(_to_perm(squares, n))
+            return
+        for c in range(n):
+            more = squares | orbit((free[0], c))
+            if _placement_ok(more):
+                extend(more)
+
+    extend(frozenset())
+    return tuple(sorted(found))
