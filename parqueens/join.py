@@ -1,0 +1,374 @@
+"""Totals by joining half-boards: Kluev's quadrant-join counter, in numba.
+
+Source: Evgeny Kluev, ``N-Queens-Count-Sol`` (MIT, 2022,
+https://github.com/EvgenyKluev/N-Queens-Count-Sol).  The kernels are in
+:mod:`parqueens.join_kernels` (coordinates and word layout there).
+
+The method
+----------
+For even ``n = 2h``, every solution has ``h`` queens in the east half of the
+columns.  Choose the set ``E`` of rows whose queen is east; an east
+half-board of ``E`` is a north-east quadrant placement on the rows of ``E``
+in the north half joined with a south-east one on the rest of ``E`` and the
+remaining east columns.  Every partial placement of an ``h x h`` quadrant is
+enumerated once (one table serves the four quadrants through the board's
+reflections).  An east and a west half-board of complementary row sets form
+a solution exactly when they share no diagonal, so the count of ``E`` is the
+number of disjoint pairs of their diagonal words (bit-sliced and sieved,
+see the kernels).  For odd ``n = 2h + 1`` the queens of the middle row and
+the middle column are placed first (the centre queen, or a queen in each),
+then the four ``h x h`` quadrants are joined the same way, the diagonals of
+the placed queens excluded.
+
+Symmetry and weights
+--------------------
+The result of a :class:`JoinUnit` is its exact share of the total:
+
+- Even ``n``: flipping the board upside down maps row set ``(a, b)`` (``a``
+  its north rows, ``b`` its south rows, both in local coordinates, so the
+  flip swaps them) to ``(b, a)``: only ``b >= a`` is counted, twice when
+  ``b > a``.  The reflections in the two long diagonals preserve the
+  occupation of those diagonals quadrant by quadrant: the solutions whose
+  main-diagonal queen is in the south-east quadrant are as many as those
+  whose main-diagonal queen is north-west (and likewise the anti-diagonal,
+  north-east against south-west), so only east half-boards without a
+  long-diagonal queen are stored, and each west half-board counts 2 per
+  long diagonal it occupies.  A west half-board that occupies neither (so
+  the solution has no long-diagonal queen) counts by the east-west
+  reflection instead, which maps ``E`` to its complement: 2 for the one of
+  the two row sets whose first row with equal membership in ``E`` and its
+  flip is in ``E``, 0 for the other (1 when there is no such row).  This is
+  Kluev's scheme, close to the 8 of the square's symmetry group.
+- Odd ``n``, centre queen: the flip and the east-west reflection, as above,
+  count ``(a, b)`` once for its orbit (weight 1, 2 or 4).
+- Odd ``n``, a middle-row queen ``dc`` columns east of the centre and a
+  middle-column queen ``dr`` rows south of it, ``1 <= dc < dr <= h``: every
+  other placement of the two is one of its 8 images (``dc == dr`` would put
+  them on one diagonal), so each solution counts 8.
+
+What differs from Kluev's code: the quadrant tables are kept per role with
+each entry's diagonal word precomputed, so a half-board costs one AND and
+one OR; the chunk tables are transposed four 64 x 64 blocks at a time in
+vector registers; the sieve's number of key bits is chosen per row set by a
+cost model; work units are independent (no barrier between threads), so
+threads scale.
+
+Work units
+----------
+A unit is a configuration (``"e"`` for even n, ``"c"`` for the centre queen,
+``"dc.dr"`` for two middle queens) and the north rows ``a`` of the east
+half; it holds every row set ``(a, b)`` of that configuration.  Units are
+ordered by configuration (the largest total first, so that a process holds
+the tables of few configurations at once), largest first within one.
+"""
+
+import functools
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .checks import check_n
+from .join_kernels import (
+    KIND_CENTER,
+    KIND_EVEN,
+    KIND_PAIR,
+    KMAX,
+    _count_units,
+    _plan,
+    _quadrant_table,
+    _role_tables,
+)
+
+#: The board sizes the join serves.  Below 4 there is no quadrant; above
+#: 21 a word has more than 40 bits and the quadrant table (66.8 million
+#: placements at n = 22) would not fit the memory bound.
+JOIN_MIN_N = 4
+JOIN_MAX_N = 21
+
+
+def serves(n):
+    """True if :func:`count_join` counts board size ``n``."""
+    return JOIN_MIN_N <= n <= JOIN_MAX_N
+
+
+@dataclass(frozen=True)
+class JoinUnit:
+    """One independent piece of a join count.
+
+    Attributes
+    ----------
+    n : int
+        Board size.
+    config : str
+        The queens placed first: ``"e"`` (even n, none), ``"c"`` (the centre
+        queen) or ``"dc.dr"`` (a middle-row queen ``dc`` columns east of the
+        centre, a middle-column queen ``dr`` rows south of it).
+    rows : int
+        The north rows of the east half, as a mask of local rows (bit ``i``
+        for board row ``i``).
+    work : float
+        Estimated cost, in seconds of a reference machine (see
+        :func:`join_estimate`); not part of the unit's identity.
+
+    The count of a unit (:func:`count_join_units`) is its exact share of the
+    total, every symmetry weight folded in (see the module text).
+    """
+
+    n: int
+    config: str
+    rows: int
+    work: float = field(default=0.0, compare=False, repr=False)
+
+    @property
+    def id(self):
+        """Stable text id, e.g. ``"join/18/e/1f"`` or ``"join/19/2.5/a3"``."""
+        return f"join/{self.n}/{self.config}/{self.rows:x}"
+
+
+# ---------------------------------------------------------------- configurations
+
+
+@dataclass(frozen=True)
+class _Config:
+    """A configuration: the queens placed first and what they leave.
+
+    ``cfg``: the kernels' int64 array (rows and columns left, kind, key
+    position; see :mod:`parqueens.join_kernels`); ``fixed``: per role, the
+    ``ab`` bits of the placed queens' diagonals.
+    """
+
+    name: str
+    queens: tuple
+    cfg: np.ndarray
+    fixed: np.ndarray
+    diagonal_symmetry: bool
+
+
+def _key_position(h, holes):
+    """Start of the KMAX-bit key field: just below the middle of the D2 half
+    of the word, where the diagonals are busiest on both sides (measured at
+    n = 18), moved down past the placed queens' diagonals (always 0)."""
+    w = 2 * h - 1
+    top = w + h - 1
+    while top - KMAX > w and any(top - KMAX <= x < top for x in holes):
+        top -= 1
+    return max(top - KMAX, 0)
+
+
+def _configs(n):
+    """The configurations of board size n (see the module text)."""
+    h = n // 2
+    w = 2 * h - 1
+    sh = n - h
+    full = (1 << h) - 1
+    low32 = (1 << 32) - 1
+    if n % 2 == 0:
+        cfg = np.array([full, full, full, full, KIND_EVEN, 0], np.int64)
+        cfg[5] = _key_position(h, {h - 1, w + h - 1})
+        return [_Config("e", (), cfg, np.zeros(4, np.uint64), True)]
+    m = h
+    placements = [("c", ((m, m),))]
+    for dc in range(1, h + 1):
+        for dr in range(dc + 1, h + 1):
+            placements.append((f"{dc}.{dr}", ((m, m + dc), (m + dr, m))))
+    out = []
+    for name, queens in placements:
+        d1 = d2 = 0
+        rows_s = cols_e = full
+        for r, c in queens:
+            d1 |= 1 << (r + c)
+            d2 |= 1 << (r - c + n - 1)
+            if r > m:
+                rows_s &= ~(1 << (n - 1 - r))
+            if c > m:
+                cols_e &= ~(1 << (n - 1 - c))
+        holes = {d - sh for d in range(sh, sh + w) if d1 >> d & 1}
+        holes |= {w + d - sh for d in range(sh, sh + w) if d2 >> d & 1}
+        kind = KIND_CENTER if len(queens) == 1 else KIND_PAIR
+        cfg = np.array([full, rows_s, cols_e, full, kind, _key_position(h, holes)], np.int64)
+        # Per role, the U1 part (low word) against one family, U2 against the other.
+        east = (d2 & low32) | (((d1 >> sh) & low32) << 32)
+        west = (d1 & low32) | (((d2 >> sh) & low32) << 32)
+        fixed = np.array([east, west, east, west], np.uint64)
+        out.append(_Config(name, queens, cfg, fixed, False))
+    return out
+
+
+# ---------------------------------------------------------------- shared tables
+
+_LOCK = threading.Lock()
+
+
+def _quadrants(h):
+    """The quadrant table of size h, built once per process (thread-safe)."""
+    with _LOCK:
+        return _quadrants_cached(h)
+
+
+@functools.cache
+def _quadrants_cached(h):
+    return _quadrant_table(h)
+
+
+#: Role tables of the configurations used last, per process.
+_ROLES = OrderedDict()
+_ROLES_KEPT = 3
+
+
+def _roles(n, config):
+    """The role tables of a configuration, built once while it is in use.
+
+    A few configurations are kept (the units come ordered by configuration);
+    threads asking for the same one wait for a single build.
+    """
+    key = (n, config.name)
+    with _LOCK:
+        if key in _ROLES:
+            _ROLES.move_to_end(key)
+            return _ROLES[key]
+        table = _quadrants_cached(n // 2)
+        roles = _role_tables(n, n // 2, table, config.fixed, config.diagonal_symmetry)
+        _ROLES[key] = roles
+        while len(_ROLES) > _ROLES_KEPT:
+            _ROLES.popitem(last=False)
+        return roles
+
+
+# ---------------------------------------------------------------- units
+
+
+#: The cost model of a row set, in seconds of the reference machine: per
+#: pair of quadrant placements tested, per (east, west) pair of half-board
+#: candidates (most are rejected by the matcher 256 at a time), and per
+#: row set.  Fitted on the measured times of units at n = 16..19.
+_COST_TEST = 1.5e-9
+_COST_PAIR = 4.0e-12
+_COST_ROWSET = 2.0e-6
+
+
+def join_units(n):
+    """The work units of a join count of board size n.
+
+    Parameters
+    ----------
+    n : int
+        Board size, ``JOIN_MIN_N <= n <= JOIN_MAX_N``.
+
+    Returns
+    -------
+    list of JoinUnit
+        Every unit holding at least one row set, ordered by configuration
+        (largest total work first), and largest first within one.  Their
+        counts sum to the total.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For n not an integer in range.
+    """
+    _check(n)
+    h = n // 2
+    groups = []
+    for config in _configs(n):
+        east, west, product, rowsets = _plan(h, config.cfg, _plan_sizes(n, config))
+        work = _COST_TEST * (east + west) + _COST_PAIR * product + _COST_ROWSET * rowsets
+        units = [
+            JoinUnit(n, config.name, int(a), float(work[a]))
+            for a in np.flatnonzero((east > 0) & (west > 0))
+        ]
+        units.sort(key=lambda u: (-u.work, u.rows))
+        groups.append(units)
+    groups.sort(key=lambda units: -sum(u.work for u in units))
+    return [u for units in groups for u in units]
+
+
+def _plan_sizes(n, config):
+    """The cell sizes that plan a configuration's units: its role tables'
+    for even n (built anyway), else the quadrant table's, the placed queens
+    ignored (exact counts would scan the table once per configuration)."""
+    if config.diagonal_symmetry:
+        return _roles(n, config)[0]
+    off = _quadrants(n // 2)[0].astype(np.int64)
+    return np.tile(off, (4, 1))
+
+
+def count_join_units(n, units, stop=None):
+    """Count work units in this thread (the kernels release the GIL).
+
+    Parameters
+    ----------
+    n : int
+        Board size.
+    units : sequence of JoinUnit
+        Units of board size n (from :func:`join_units`).
+    stop : numpy.ndarray or None
+        A uint8 array of 1 read before each unit and each row set: once it is
+        set (by another thread), the count returns early and its results are
+        meaningless (the caller discards them).
+
+    Returns
+    -------
+    list of int
+        The count of each unit, in order (exact, weights folded in).
+
+    Raises
+    ------
+    ValueError
+        For n out of range or a unit of another board size or configuration.
+    """
+    _check(n)
+    h = n // 2
+    configs = {c.name: c for c in _configs(n)}
+    for u in units:
+        if u.n != n or u.config not in configs:
+            raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
+    stop = np.zeros(1, np.uint8) if stop is None else stop
+    results = [0] * len(units)
+    i = 0
+    while i < len(units):
+        j = i
+        while j < len(units) and units[j].config == units[i].config:
+            j += 1
+        config = configs[units[i].config]
+        rows = np.array([u.rows for u in units[i:j]], np.int64)
+        out = np.empty(j - i, np.int64)
+        _count_units(n, h, config.cfg, rows, _roles(n, config), stop, out)
+        if stop[0]:
+            return results
+        results[i:j] = [int(x) for x in out]
+        i = j
+    return results
+
+
+def count_join(n, jobs=1):
+    """The number of solutions of board size n (OEIS A000170), by the join.
+
+    ``jobs`` threads of this process count the units (joblib's threading
+    backend for more than one).  Raises ValueError for n out of range.
+    """
+    units = join_units(n)
+    if jobs == 1:
+        return sum(count_join_units(n, units))
+    import joblib
+
+    parts = [units[k::jobs] for k in range(jobs)]
+    with joblib.parallel_backend("threading", n_jobs=jobs):
+        counts = joblib.Parallel()(joblib.delayed(count_join_units)(n, part) for part in parts)
+    return sum(sum(c) for c in counts)
+
+
+def _check(n):
+    check_n(n, low=JOIN_MIN_N, high=JOIN_MAX_N)
+
+
+__all__ = [
+    "JOIN_MAX_N",
+    "JOIN_MIN_N",
+    "JoinUnit",
+    "count_join",
+    "count_join_units",
+    "join_units",
+    "serves",
+]

@@ -1,0 +1,787 @@
+"""Numba kernels of the quadrant-join counter (totals only).
+
+The method is Evgeny Kluev's (``EvgenyKluev/N-Queens-Count-Sol``, MIT,
+2022): split the board into four corner quadrants, enumerate once every
+partial placement of a quadrant, join north and south quadrant placements
+into half-boards, and count the pairs of an east and a west half-board that
+share no diagonal.  :mod:`parqueens.join` holds the plan (configurations,
+work units, weights); this module holds the kernels.  The code is ours;
+see :mod:`parqueens.join` for what differs from Kluev's.
+
+Coordinates
+-----------
+Board size ``n``, ``h = n // 2``, ``w = 2h - 1``, ``sh = n - h``.  The four
+``h x h`` corner quadrants (for odd ``n`` the middle row and column lie
+between them) are read in *local* coordinates counted from the board's
+corner: north rows ``i = r``, south rows ``i = n - 1 - r``, west columns
+``j = c``, east columns ``j = n - 1 - c``.  Row and column sets are ``h``-bit
+masks in local coordinates (bit ``i`` for local row ``i``).  A quadrant
+placement's diagonals are the ``w``-bit masks ``S`` (bit ``i + j``) and
+``T`` (bit ``i - j + h - 1``; bit ``h - 1`` is the quadrant's own long
+diagonal), and ``rS``, ``rT`` their reversals over ``w`` bits.  On the board
+(``D1 = r + c``, ``D2 = r - c + n - 1``) a half-board made of a north
+placement ``x`` and a south placement ``y`` has, with ``U1 = S_x | rT_y << sh``
+and ``U2 = T_x | rS_y << sh``: west ``D1 = U1``, ``D2 = U2 << sh``; east
+``D1 = U2 << sh``, ``D2 = U1``.  ``x`` and ``y`` attack each other exactly
+when ``S_x & rT_y << sh`` or ``T_x & rS_y << sh`` is not 0.
+
+Words
+-----
+An east and a west half-board can share only the diagonals ``sh..sh+w-1``
+of each family.  A half-board's *word* has bit ``k`` for ``D1 = sh + k`` and
+bit ``w + k`` for ``D2 = sh + k`` (``2w <= 38`` bits for ``n <= 21``); an east
+and a west half-board form a solution exactly when their words are disjoint.
+A table entry in a *role* (north-east, north-west, south-east, south-west)
+is stored as two ``uint64``: its word part (the words of a half-board are
+the OR of its two parts) and ``ab``, its ``U1`` part in the low 32 bits and
+its ``U2`` part in the high ones, so that two entries of one half attack each
+other exactly when their ``ab`` meet.
+
+Counting disjoint pairs
+-----------------------
+The east words of a row set are cut into groups of 256; for each group and
+each of 8 chunks of 5 word bits, ``_chunk_tables`` stores, for the 32
+values of the chunk, the 256-bit set of the group's words disjoint from
+them (transposed bit planes, ANDed by subsets: Kluev's precomputed chunks).
+A west word then meets the group in 8 loads, 8 ANDs of 256 bits and a
+popcount (``_match_block``), on 4 x 64-bit vectors (:mod:`parqueens.simd`).  A sieve
+(``_count_pairs``) first sorts both sides by up to 8 *key* bits of the word,
+so that a west word visits only the groups whose keys it does not meet; the
+number of key bits is chosen per row set by a cost model.
+
+All masks are ``uint64`` (or ``uint32`` in the stored tables) and every
+literal is cast: numba turns mixed ``int64``/``uint64`` arithmetic into
+floating point.  No recursion; ``nogil=True`` throughout, so threads of one
+process count units at once and share the read-only tables.
+"""
+
+import numpy as np
+from numba import njit
+
+from .simd import vadd, vand, vload, vpopcount, vshl, vshr, vsplat, vstore, vsum, vxor
+
+# ---------------------------------------------------------------- constants
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_ALL = ~_ZERO
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+#: Roles of a quadrant table entry.
+NE, NW, SE, SW = 0, 1, 2, 3
+
+#: Words per group (4 x 64 = 256 east words), groups per block (the block's
+#: tables, 3 x 8 KiB, stay in L1 while the west words stream by).
+_GW = 4
+_GP = 256
+_NBLK = 3
+#: Chunks of 5 word bits: 8 x 5 = 40 >= 2w for n <= 21.
+_CHUNKS = 8
+_TSZ = _CHUNKS * 32 * _GW
+_C31 = np.uint64(31 * _GW)
+#: Most key bits of the sieve.
+KMAX = 8
+#: Cost of building one group's tables, in west-word visits (measured: a
+#: group's tables take 0.6 us, a visit 2 ns).
+_TABLE_COST = 300.0
+
+
+def _dp_order():
+    src = np.zeros(32, np.uint64)
+    bit = np.zeros(32, np.uint64)
+    for v in range(1, 32):
+        low = v & -v
+        src[v] = v ^ low
+        bit[v] = low.bit_length() - 1
+    return src, bit
+
+
+# Chunk value v's table is the table of v without its lowest bit, ANDed
+# with that bit's plane.
+_DP_SRC, _DP_BIT = _dp_order()
+
+
+@njit(cache=True, nogil=True)
+def _popcount(x):
+    count = 0
+    while x != _ZERO:
+        x &= x - _ONE
+        count += 1
+    return count
+
+
+# ---------------------------------------------------------------- quadrant tables
+
+
+@njit(cache=True, nogil=True)
+def _quadrant_table(h):
+    """Every partial placement of an ``h x h`` quadrant (any number of queens,
+    at most one per row and column, no two on a diagonal), by an iterative
+    bitmask backtracker run twice (count, then fill).
+
+    Returns ``(off, n0, S, T, rS, rT)``: the placements sorted by key
+    ``rows << h | cols`` (local masks), those of key ``k`` at
+    ``off[k]:off[k + 1]`` (uint32, ``4**h + 1``), the ones without a queen on
+    the quadrant's long diagonal (``T`` bit ``h - 1``) first, ``n0[k]`` of them;
+    their diagonal masks ``S``, ``T`` and reversals ``rS``, ``rT`` (uint32).
+    """
+    empty = np.int64(1) << h
+    full = empty - 1
+    w = 2 * h - 1
+    cand = np.zeros(h + 1, np.int64)
+    cols = np.zeros(h + 1, np.int64)
+    ld = np.zeros(h + 1, np.int64)
+    rd = np.zeros(h + 1, np.int64)
+    rows = np.zeros(h + 1, np.int64)
+    dS = np.zeros(h + 1, np.int64)
+    dT = np.zeros(h + 1, np.int64)
+    drS = np.zeros(h + 1, np.int64)
+    drT = np.zeros(h + 1, np.int64)
+    nkeys = np.int64(1) << (2 * h)
+    off = np.zeros(nkeys + 1, np.uint32)
+    n0 = np.zeros(nkeys, np.uint32)
+    pos0 = np.zeros(nkeys, np.uint32)
+    pos1 = np.zeros(nkeys, np.uint32)
+    S = np.zeros(0, np.uint32)
+    T = np.zeros(0, np.uint32)
+    rS = np.zeros(0, np.uint32)
+    rT = np.zeros(0, np.uint32)
+    for phase in range(2):
+        if phase == 1:
+            for k in range(nkeys):
+                off[k + 1] += off[k]
+                pos0[k] = off[k]
+                pos1[k] = off[k] + n0[k]
+            total = off[nkeys]
+            S = np.zeros(total, np.uint32)
+            T = np.zeros(total, np.uint32)
+            rS = np.zeros(total, np.uint32)
+            rT = np.zeros(total, np.uint32)
+        r = 0
+        cand[0] = full | empty
+        while r >= 0:
+            if cand[r] == 0:
+                r -= 1
+                continue
+            bit = cand[r] & -cand[r]
+            cand[r] ^= bit
+            q = 0 if bit == empty else bit
+            c = cols[r] | q
+            rw = rows[r]
+            s = dS[r]
+            t = dT[r]
+            rs = drS[r]
+            rt = drT[r]
+            if q != 0:
+                j = 0
+                while (q >> j) != 1:
+                    j += 1
+                rw |= np.int64(1) << r
+                s |= np.int64(1) << (r + j)
+                t |= np.int64(1) << (r - j + h - 1)
+                rs |= np.int64(1) << (w - 1 - r - j)
+                rt |= np.int64(1) << (h - 1 - r + j)
+            if r == h - 1:
+                key = (rw << h) | c
+                on_long = (t >> (h - 1)) & 1
+                if phase == 0:
+                    off[key + 1] += 1
+                    if on_long == 0:
+                        n0[key] += 1
+                else:
+                    if on_long == 0:
+                        p = pos0[key]
+                        pos0[key] += 1
+                    else:
+                        p = pos1[key]
+                        pos1[key] += 1
+                    S[p] = s
+                    T[p] = t
+                    rS[p] = rs
+                    rT[p] = rt
+                continue
+            cols[r + 1] = c
+            ld[r + 1] = ((ld[r] | q) << 1) & full
+            rd[r + 1] = (rd[r] | q) >> 1
+            rows[r + 1] = rw
+            dS[r + 1] = s
+            dT[r + 1] = t
+            drS[r + 1] = rs
+            drT[r + 1] = rt
+            cand[r + 1] = (full & ~(c | ld[r + 1] | rd[r + 1])) | empty
+            r += 1
+    return off, n0, S, T, rS, rT
+
+
+@njit(cache=True, nogil=True)
+def _entry(S, T, rS, rT, x, role, sh, w):
+    """``(ab, word part)`` of quadrant placement ``x`` in a role (see the module text)."""
+    mask = (_ONE << w) - _ONE
+    if role == NE or role == NW:
+        a = np.uint64(S[x])
+        b = np.uint64(T[x])
+        if role == NE:
+            word = b | ((a >> sh) << w)
+        else:
+            word = (a >> sh) | (b << w)
+    else:
+        t = np.uint64(rT[x])
+        a = t << sh
+        b = np.uint64(rS[x]) << sh
+        if role == SE:
+            word = (b & mask) | (t << w)
+        else:
+            word = t | ((b & mask) << w)
+    return a | (b << np.uint64(32)), word
+
+
+@njit(cache=True, nogil=True)
+def _role_counts(n, h, table, fixed, diagonal_symmetry):
+    """The ``start`` array of :func:`_role_tables` alone (for a plan)."""
+    off, n0, S, T, rS, rT = table
+    sh = np.uint64(n - h)
+    w = np.uint64(2 * h - 1)
+    nkeys = off.shape[0] - 1
+    start = np.zeros((4, nkeys + 1), np.int64)
+    p = 0
+    for role in range(4):
+        east = role == NE or role == SE
+        for k in range(nkeys):
+            start[role, k] = p
+            hi = np.int64(off[k + 1])
+            if east and diagonal_symmetry:
+                hi = np.int64(off[k]) + np.int64(n0[k])
+            for x in range(np.int64(off[k]), hi):
+                e_ab, _ = _entry(S, T, rS, rT, x, role, sh, w)
+                if e_ab & fixed[role] == _ZERO:
+                    p += 1
+        start[role, nkeys] = p
+    return start
+
+
+@njit(cache=True, nogil=True)
+def _role_tables(n, h, table, fixed, diagonal_symmetry):
+    """The quadrant placements in each role that a configuration allows.
+
+    ``fixed``: uint64, shape ``(4,)``: per role, the ``ab`` bits of the
+    diagonals of the queens placed first (odd n); an entry meeting them is
+    dropped.  ``diagonal_symmetry`` (even n, the longest diagonals'
+    symmetry): keep only the east entries without a queen on the quadrant's
+    long diagonal, and put the west ones on it after the others.  Returns
+    ``(start, mid, ab, word)``: per role and key, the entries at
+    ``start[role, k]:start[role, k + 1]`` of the flat arrays ``ab`` and
+    ``word`` (uint64), with ``diagonal_symmetry`` those on the long diagonal
+    from ``mid[role, k]`` on (else ``mid`` is the end).
+    """
+    off, n0, S, T, rS, rT = table
+    sh = np.uint64(n - h)
+    w = np.uint64(2 * h - 1)
+    nkeys = off.shape[0] - 1
+    start = np.zeros((4, nkeys + 1), np.int64)
+    mid = np.zeros((4, nkeys), np.int64)
+    for phase in range(2):
+        if phase == 1:
+            ab = np.empty(start[3, nkeys], np.uint64)
+            word = np.empty(start[3, nkeys], np.uint64)
+        p = 0
+        for role in range(4):
+            east = role == NE or role == SE
+            for k in range(nkeys):
+                start[role, k] = p
+                lo = np.int64(off[k])
+                hi = np.int64(off[k + 1])
+                m = lo + np.int64(n0[k]) if diagonal_symmetry else hi
+                if east and diagonal_symmetry:
+                    hi = m
+                for x in range(lo, hi):
+                    if x == m:
+                        mid[role, k] = p
+                    e_ab, e_word = _entry(S, T, rS, rT, x, role, sh, w)
+                    if e_ab & fixed[role] != _ZERO:
+                        continue
+                    if phase == 1:
+                        ab[p] = e_ab
+                        word[p] = e_word
+                    p += 1
+                if hi <= m:
+                    mid[role, k] = p
+            start[role, nkeys] = p
+    return start, mid, ab, word
+
+
+# ---------------------------------------------------------------- half-boards
+
+
+@njit(cache=True, nogil=True)
+def _join(ab, word, x0, x1, y0, y1, out, cnt):
+    """Append to ``out`` the words of the pairs of entries ``x0:x1`` (north)
+    and ``y0:y1`` (south) that do not attack each other; the shorter range
+    outside.  Writes every pair and advances only past the good ones
+    (no branch to mispredict): ``out`` needs one spare word."""
+    if x1 - x0 > y1 - y0:
+        x0, x1, y0, y1 = y0, y1, x0, x1
+    for x in range(x0, x1):
+        ax = ab[x]
+        wx = word[x]
+        for y in range(y0, y1):
+            out[cnt] = wx | word[y]
+            cnt += np.int64((ax & ab[y]) == _ZERO)
+    return cnt
+
+
+@njit(cache=True, nogil=True)
+def _half_boards(roles, north, south, cells, klass, ncells, out, cnt):
+    """Join north cell ``i`` with south cell ``i`` for ``i < ncells`` (cells
+    rows ``(key_north, key_south)`` in ``cells``), taking from each the part
+    that ``klass`` selects: bit 1 the north entries on the long diagonal, bit
+    0 the south ones (0: the entries off it)."""
+    start, mid, ab, word = roles
+    for i in range(ncells):
+        kn = cells[i, 0]
+        ks = cells[i, 1]
+        if klass & 2:
+            x0 = mid[north, kn]
+            x1 = start[north, kn + 1]
+        else:
+            x0 = start[north, kn]
+            x1 = mid[north, kn]
+        if klass & 1:
+            y0 = mid[south, ks]
+            y1 = start[south, ks + 1]
+        else:
+            y0 = start[south, ks]
+            y1 = mid[south, ks]
+        if x0 < x1 and y0 < y1:
+            cnt = _join(ab, word, x0, x1, y0, y1, out, cnt)
+    return cnt
+
+
+# ---------------------------------------------------------------- disjoint pairs
+
+
+@njit(cache=True, nogil=True)
+def _chunk_tables(pat, start, tab, tbase, planes):
+    """The chunk tables of the 256 east words ``pat[start:start + 256]``:
+    ``tab[tbase + (32 c + v) * 4 : ... + 4]`` is the 256-bit set of the words
+    disjoint from value ``v`` of chunk ``c`` (word bits ``5c..5c+4``).
+
+    The inverted words are transposed into bit planes by four 64 x 64 bit
+    matrix transposes at once (one per vector lane), then ANDed by subsets
+    of each chunk.  ``planes``: uint64 scratch of 256.
+    """
+    for e in range(_GW):
+        for p in range(64):
+            planes[np.uint64(p * _GW + e)] = ~pat[np.uint64(start + e * 64 + p)]
+    j = np.uint64(32)
+    m = np.uint64(0x00000000FFFFFFFF)
+    four = np.uint64(_GW)
+    while j != _ZERO:
+        mv = vsplat(m)
+        k = _ZERO
+        while k < np.uint64(64):
+            a = vload(planes, k * four)
+            b = vload(planes, (k + j) * four)
+            t = vand(vxor(vshr(a, j), b), mv)
+            vstore(planes, (k + j) * four, vxor(b, t))
+            vstore(planes, k * four, vxor(a, vshl(t, j)))
+            k = (k + j + _ONE) & ~j
+        j >>= _ONE
+        m ^= m << j
+    ones = vsplat(_ALL)
+    for c in range(_CHUNKS):
+        base = np.uint64(tbase + c * 32 * _GW)
+        vstore(tab, base, ones)
+        for v in range(1, 32):
+            plane = (np.uint64(5 * c) + _DP_BIT[v]) * four
+            x = vand(vload(tab, base + _DP_SRC[v] * four), vload(planes, plane))
+            vstore(tab, base + np.uint64(v * _GW), x)
+
+
+@njit(cache=True, nogil=True)
+def _match_block(tab, items, i0, i1, ng):
+    """The disjoint (east, west) pairs of the ``ng`` groups whose tables are
+    in ``tab`` and the west words ``items[i0:i1]``: per word, 8 chunk loads
+    and ANDs of 256 bits per group and a popcount added to a vector sum."""
+    acc = vsplat(_ZERO)
+    for it in range(i0, i1):
+        r = items[it]
+        o0 = (r << np.uint64(2)) & _C31
+        o1 = ((r >> np.uint64(3)) & _C31) + np.uint64(128)
+        o2 = ((r >> np.uint64(8)) & _C31) + np.uint64(256)
+        o3 = ((r >> np.uint64(13)) & _C31) + np.uint64(384)
+        o4 = ((r >> np.uint64(18)) & _C31) + np.uint64(512)
+        o5 = ((r >> np.uint64(23)) & _C31) + np.uint64(640)
+        o6 = ((r >> np.uint64(28)) & _C31) + np.uint64(768)
+        o7 = ((r >> np.uint64(33)) & _C31) + np.uint64(896)
+        base = _ZERO
+        for _ in range(ng):
+            x = vand(
+                vand(
+                    vand(vload(tab, base + o0), vload(tab, base + o1)),
+                    vand(vload(tab, base + o2), vload(tab, base + o3)),
+                ),
+                vand(
+                    vand(vload(tab, base + o4), vload(tab, base + o5)),
+                    vand(vload(tab, base + o6), vload(tab, base + o7)),
+                ),
+            )
+            acc = vadd(acc, vpopcount(x))
+            base += np.uint64(_TSZ)
+    return vsum(acc)
+
+
+@njit(cache=True, nogil=True)
+def _key_bits(P, n_p, Q, qb, weights, kpos, kmax, hp, hq, cp, cq):
+    """Histograms of the ``kmax``-bit keys (``hp`` east, ``hq[4 key + class]``
+    west) and the number of key bits ``K <= kmax`` that the cost model
+    prefers: per east bucket ``j``, its groups times (the table cost plus the
+    west words whose key is disjoint from ``j``, summed over subsets)."""
+    shift = np.uint64(kpos + KMAX - kmax)
+    mask = np.uint64((1 << kmax) - 1)
+    nbk = 1 << kmax
+    hp[:nbk] = 0
+    hq[: 4 * nbk] = 0
+    for i in range(n_p):
+        hp[(P[i] >> shift) & mask] += 1
+    for c in range(4):
+        for i in range(qb[c], qb[c + 1]):
+            hq[np.int64((Q[i] >> shift) & mask) * 4 + c] += 1
+    best = 0
+    best_cost = 1e300
+    for K in range(kmax + 1):
+        nb = 1 << K
+        down = kmax - K
+        cp[:nb] = 0
+        cq[:nb] = 0
+        for j in range(nbk):
+            cp[j >> down] += hp[j]
+            cq[j >> down] += hq[4 * j] + hq[4 * j + 1] + hq[4 * j + 2] + hq[4 * j + 3]
+        for bit in range(K):
+            for m in range(nb):
+                if (m >> bit) & 1:
+                    cq[m] += cq[m ^ (1 << bit)]
+        cost = 0.0
+        for j in range(nb):
+            groups = (cp[j] + _GP - 1) // _GP
+            cost += groups * (_TABLE_COST + cq[(nb - 1) ^ j])
+        if cost < best_cost:
+            best_cost = cost
+            best = K
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _count_pairs(P, n_p, Q, qb, weights, kpos, ws):
+    """The weighted number of disjoint (east, west) word pairs.
+
+    ``P[:n_p]``: east words (``P`` has room for 256 more); ``Q``: west words,
+    class ``c`` at ``qb[c]:qb[c + 1]``, each pair with one counting
+    ``weights[c]``; key bits at ``kpos..kpos+KMAX-1`` of the words (the
+    best on top); ``ws``: workspace (see :func:`_workspace`).
+    """
+    pbuf, qbuf, tab, planes, hp, hq, cp, cq = ws
+    kmax = 0
+    while kmax < KMAX and (n_p >> (kmax + 7)) > 0:
+        kmax += 1
+    K = 0
+    if kmax > 0:
+        K = _key_bits(P, n_p, Q, qb, weights, kpos, kmax, hp, hq, cp, cq)
+    nb = 1 << K
+    if K == 0:
+        npad = ((n_p + _GP - 1) // _GP) * _GP
+        P[n_p:npad] = _ALL
+        pat = P
+        items = Q
+        cp[0] = 0
+        cp[1] = npad
+        cq[:5] = qb[:5]
+    else:
+        # Sort both sides by key: east buckets padded to whole groups with
+        # all-ones words (disjoint from no west word), west by key and class.
+        down = kmax - K
+        shift = np.uint64(kpos + KMAX - K)
+        mask = np.uint64(nb - 1)
+        cp[: nb + 1] = 0
+        cq[: 4 * nb + 1] = 0
+        for j in range(1 << kmax):
+            cp[(j >> down) + 1] += hp[j]
+            for c in range(4):
+                cq[4 * (j >> down) + c + 1] += hq[4 * j + c]
+        for j in range(nb):
+            cp[j + 1] = cp[j] + ((cp[j + 1] + _GP - 1) // _GP) * _GP
+        for j in range(4 * nb):
+            cq[j + 1] += cq[j]
+        hp[:nb] = cp[:nb]
+        hq[: 4 * nb] = cq[: 4 * nb]
+        for i in range(n_p):
+            v = P[i]
+            j = (v >> shift) & mask
+            pbuf[hp[j]] = v
+            hp[j] += 1
+        for j in range(nb):
+            pbuf[hp[j] : cp[j + 1]] = _ALL
+        for c in range(4):
+            for i in range(qb[c], qb[c + 1]):
+                v = Q[i]
+                j = np.int64((v >> shift) & mask) * 4 + c
+                qbuf[hq[j]] = v
+                hq[j] += 1
+        pat = pbuf
+        items = qbuf
+    total = 0
+    for j in range(nb):
+        g = cp[j]
+        while g < cp[j + 1]:
+            ng = min(_NBLK, (cp[j + 1] - g) // _GP)
+            for k in range(ng):
+                _chunk_tables(pat, g + k * _GP, tab, k * _TSZ, planes)
+            for i in range(nb):
+                if i & j:
+                    continue
+                for c in range(4):
+                    lo = cq[4 * i + c]
+                    hi = cq[4 * i + c + 1]
+                    if weights[c] != 0 and lo < hi:
+                        total += weights[c] * np.int64(_match_block(tab, items, lo, hi, ng))
+            g += ng * _GP
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _workspace(max_east, max_west):
+    """Buffers of one thread for row sets of at most ``max_east`` east and
+    ``max_west`` west pairs to join: ``(P, Q, ws)``."""
+    P = np.empty(max_east + _GP + 1, np.uint64)
+    Q = np.empty(max_west + 1, np.uint64)
+    ws = (
+        np.empty(max_east + (_GP - 1) * (1 << KMAX) + 1, np.uint64),
+        np.empty(max_west + 1, np.uint64),
+        np.empty(_NBLK * _TSZ, np.uint64),
+        np.empty(64 * _GW, np.uint64),
+        np.zeros(1 << KMAX, np.int64),
+        np.zeros(4 << KMAX, np.int64),
+        np.zeros((1 << KMAX) + 1, np.int64),
+        np.zeros((4 << KMAX) + 1, np.int64),
+    )
+    return P, Q, ws
+
+
+# ---------------------------------------------------------------- work units
+
+#: ``cfg`` fields (int64 array) of a configuration, see :mod:`parqueens.join`.
+CFG_ROWS_N, CFG_ROWS_S, CFG_COLS_E, CFG_COLS_W, CFG_KIND, CFG_KPOS = range(6)
+#: Configuration kinds: even n; the centre queen (odd n); two middle queens.
+KIND_EVEN, KIND_CENTER, KIND_PAIR = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _rowsets(h, cfg, a, subs, subs_at, bs, weights):
+    """The row sets of unit ``a``: their south rows ``b`` in ``bs`` and the
+    weights of their four classes in ``weights`` (rows), the configuration's
+    symmetries folded in (see :mod:`parqueens.join`); returns how many."""
+    rows_s = cfg[CFG_ROWS_S]
+    kind = cfg[CFG_KIND]
+    full = (1 << h) - 1
+    kb = _popcount(np.uint64(cfg[CFG_COLS_E])) - _popcount(np.uint64(a))
+    count = 0
+    if kb < 0:
+        return 0
+    for si in range(subs_at[kb], subs_at[kb + 1]):
+        b = subs[si]
+        if b & ~rows_s:
+            continue
+        up = 1
+        east_west = 1
+        if kind != KIND_PAIR:
+            # Upside down, (a, b) is (b, a); east-west, (~a, ~b).
+            if b < a:
+                continue
+            up = 2 if b > a else 1
+            same = ~(a ^ b) & full
+            if same != 0:
+                east_west = 2 if a & (same & -same) else 0
+        bs[count] = b
+        if kind == KIND_EVEN:
+            weights[count, 0] = up * east_west
+            weights[count, 1] = 2 * up
+            weights[count, 2] = 2 * up
+            weights[count, 3] = 4 * up
+        else:
+            weights[count, 0] = up * east_west if kind == KIND_CENTER else 8
+            weights[count, 1:] = 0
+        if weights[count].max() == 0:
+            continue
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _north_cells(h, rows, cols, start, role, subs, subs_at, keys, chosen):
+    """The non-empty cells of a role with rows ``rows`` and ``|rows|``
+    columns among ``cols``: their keys and column sets; returns how many."""
+    k = _popcount(np.uint64(rows))
+    count = 0
+    for si in range(subs_at[k], subs_at[k + 1]):
+        c = subs[si]
+        if c & ~cols:
+            continue
+        key = (rows << h) | c
+        if start[role, key] < start[role, key + 1]:
+            keys[count] = key
+            chosen[count] = c
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _unit_sizes(h, cfg, a, start, subs, subs_at):
+    """Pairs to test per row set of unit ``a``, from the cell sizes in
+    ``start`` (role tables, or the same layout built from the quadrant
+    table for a plan): ``(most east, most west, sum east, sum west, sum of
+    east * west)`` over the unit's row sets."""
+    keys = np.empty(1 << h, np.int64)
+    cols = np.empty(1 << h, np.int64)
+    bs = np.empty(1 << h, np.int64)
+    weights = np.empty((1 << h, 4), np.int64)
+    cols_e = cfg[CFG_COLS_E]
+    cols_w = cfg[CFG_COLS_W]
+    aw = cfg[CFG_ROWS_N] ^ a
+    ne = _north_cells(h, a, cols_e, start, NE, subs, subs_at, keys, cols)
+    ne_keys = keys[:ne].copy()
+    ne_cols = cols[:ne].copy()
+    nw = _north_cells(h, aw, cols_w, start, NW, subs, subs_at, keys, cols)
+    nr = _rowsets(h, cfg, a, subs, subs_at, bs, weights)
+    most_e = 0
+    most_w = 0
+    sum_e = 0.0
+    sum_w = 0.0
+    sum_ew = 0.0
+    for e in range(nr):
+        b = bs[e]
+        bw = cfg[CFG_ROWS_S] ^ b
+        te = 0
+        for i in range(ne):
+            ks = (b << h) | (cols_e ^ ne_cols[i])
+            te += (start[NE, ne_keys[i] + 1] - start[NE, ne_keys[i]]) * (
+                start[SE, ks + 1] - start[SE, ks]
+            )
+        tw = 0
+        for i in range(nw):
+            ks = (bw << h) | (cols_w ^ cols[i])
+            tw += (start[NW, keys[i] + 1] - start[NW, keys[i]]) * (
+                start[SW, ks + 1] - start[SW, ks]
+            )
+        most_e = max(most_e, te)
+        most_w = max(most_w, tw)
+        sum_e += te
+        sum_w += tw
+        sum_ew += float(te) * float(tw)
+    return most_e, most_w, sum_e, sum_w, sum_ew
+
+
+@njit(cache=True, nogil=True)
+def _plan(h, cfg, start):
+    """Per unit ``a`` (every ``h``-bit mask) of a configuration, from the
+    cell sizes in ``start``: the pairs of quadrant placements to test, east
+    and west (sums over its row sets), the sum of their products and the
+    number of row sets.  Returns float64 arrays ``(east, west, product,
+    rowsets)``, shape ``(2**h,)``."""
+    subs, subs_at = _subsets(h)
+    size = 1 << h
+    east = np.zeros(size)
+    west = np.zeros(size)
+    product = np.zeros(size)
+    rowsets = np.zeros(size)
+    bs = np.empty(size, np.int64)
+    weights = np.empty((size, 4), np.int64)
+    for a in range(size):
+        _, _, east[a], west[a], product[a] = _unit_sizes(h, cfg, a, start, subs, subs_at)
+        rowsets[a] = _rowsets(h, cfg, a, subs, subs_at, bs, weights)
+    return east, west, product, rowsets
+
+
+@njit(cache=True, nogil=True)
+def _subsets(h):
+    """All ``h``-bit masks by popcount (then value), and where each
+    popcount starts: ``(subs, at)``, int64."""
+    size = 1 << h
+    at = np.zeros(h + 2, np.int64)
+    for x in range(size):
+        at[_popcount(np.uint64(x)) + 1] += 1
+    for k in range(h + 1):
+        at[k + 1] += at[k]
+    fill = at.copy()
+    subs = np.empty(size, np.int64)
+    for x in range(size):
+        k = _popcount(np.uint64(x))
+        subs[fill[k]] = x
+        fill[k] += 1
+    return subs, at
+
+
+@njit(cache=True, nogil=True)
+def _count_unit(n, h, cfg, a, roles, subs, subs_at, P, Q, ws, stop):
+    """The weighted count of unit ``a`` of a configuration (see
+    :mod:`parqueens.join`), or -1 if ``stop[0]`` was set meanwhile (read
+    before each row set)."""
+    start = roles[0]
+    cols_e = cfg[CFG_COLS_E]
+    cols_w = cfg[CFG_COLS_W]
+    aw = cfg[CFG_ROWS_N] ^ a
+    kpos = cfg[CFG_KPOS]
+    size = 1 << h
+    keys = np.empty(size, np.int64)
+    cols = np.empty(size, np.int64)
+    ne = _north_cells(h, a, cols_e, start, NE, subs, subs_at, keys, cols)
+    cells_e = np.empty((max(ne, 1), 2), np.int64)
+    cells_e[:ne, 0] = keys[:ne]
+    cols_ne = cols[:ne].copy()
+    nw = _north_cells(h, aw, cols_w, start, NW, subs, subs_at, keys, cols)
+    cells_w = np.empty((max(nw, 1), 2), np.int64)
+    cells_w[:nw, 0] = keys[:nw]
+    bs = np.empty(size, np.int64)
+    weights = np.empty((size, 4), np.int64)
+    nr = _rowsets(h, cfg, a, subs, subs_at, bs, weights)
+    qb = np.zeros(5, np.int64)
+    total = 0
+    for e in range(nr):
+        if stop[0] != 0:
+            return -1
+        b = bs[e]
+        bw = cfg[CFG_ROWS_S] ^ b
+        for i in range(ne):
+            cells_e[i, 1] = (b << h) | (cols_e ^ cols_ne[i])
+        n_p = _half_boards(roles, NE, SE, cells_e, 0, ne, P, 0)
+        if n_p == 0:
+            continue
+        for i in range(nw):
+            cells_w[i, 1] = (bw << h) | (cols_w ^ cols[i])
+        cnt = 0
+        for c in range(4):
+            qb[c] = cnt
+            if weights[e, c] != 0:
+                cnt = _half_boards(roles, NW, SW, cells_w, c, nw, Q, cnt)
+        qb[4] = cnt
+        if cnt > 0:
+            total += _count_pairs(P, n_p, Q, qb, weights[e], kpos, ws)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _count_units(n, h, cfg, units, roles, stop, out):
+    """Count units ``units`` (their north east rows ``a``) of one
+    configuration into ``out`` (int64); stops early, leaving -1, once
+    ``stop[0]`` is set.  Sizes the buffers for the largest row set first."""
+    subs, subs_at = _subsets(h)
+    most_e = 0
+    most_w = 0
+    for u in range(units.shape[0]):
+        me, mw, _, _, _ = _unit_sizes(h, cfg, units[u], roles[0], subs, subs_at)
+        most_e = max(most_e, me)
+        most_w = max(most_w, mw)
+    P, Q, ws = _workspace(most_e, most_w)
+    out[:] = -1
+    for u in range(units.shape[0]):
+        if stop[0] != 0:
+            return
+        out[u] = _count_unit(n, h, cfg, units[u], roles, subs, subs_at, P, Q, ws, stop)
