@@ -166,60 +166,16 @@ def check_unique_fixed(unique, fixed):
 
 
 def check_method_fixed(method, fixed):
-    """``ValueError`` if a symmetry method is asked for with fixed queens."""
+    """``ValueError`` if a symmetry method or the join is asked for with
+    fixed queens."""
     if fixed and method in ("d4", "mirror"):
         raise ValueError(
             f"method {method} cannot be used with fixed queens (they break the symmetry); use plain"
         )
-
-
-def units_classified(method, n, unique):
-    """Whether the work units of a count record their solutions' symmetry
-    classes (so that a checkpoint's units serve a ``unique`` count): always
-    with ``d4`` (its count needs them), with ``plain``/``mirror`` only when
-    ``unique``; below n = 4 no unit has a solution to classify.  ``method``
-    as resolved (:func:`resolve_method`)."""
-    return bool(unique) or method == "d4" or n < 4
-
-
-def resolve_method(method, n, fixed=(), unique=False):
-    """The method a search of board size n uses.
-
-    ``method`` None means ``d4``, but ``plain`` with fixed queens (they break
-    the symmetry) or for n < 4 (``d4`` needs four borders).  Raises
-    ``ValueError`` for an unknown method, for ``d4``/``mirror`` asked for
-    together with fixed queens, and for ``unique`` with fixed queens
-    (symmetry classes are not defined then).
-    """
-    check_method(method)
-    if fixed:
-        check_unique_fixed(unique, fixed)
-        check_method_fixed(method, fixed)
-        return "plain"
-    if method is None:
-        method = METHODS[0]
-    if method == "d4" and n < 4:
-        return "plain"
-    return method
-
-
-def min_depth(method, lexicographic=False):
-    """The smallest split depth a method can use (two rows for the
-    lexicographic ``d4``, whose corner units fix the row-1 queen)."""
-    return 2 if method == "d4" and lexicographic else 1
-
-
-def check_count(n, method=None, unique=False, fixed=None, split_depth=None):
-    """Check the arguments of a count (:func:`parqueens.runner.run_count`)
-    before any work: returns ``(n, method, fixed)`` with the method resolved
-    (:func:`resolve_method`) and the fixed queens as :func:`check_fixed`
-    gives them.  Raises ``TypeError``/``ValueError``."""
-    n = check_n(n)
-    fixed = check_fixed(n, fixed)
-    method = resolve_method(method, n, fixed, unique)
-    if split_depth is not None and n >= 3:  # smaller boards have no work units
-        check_split_depth(split_depth, n, method, min_depth(method))
-    return n, method, fixed
+    if fixed and method == "join":
+        raise ValueError(
+            "method join cannot be used with fixed queens (it joins whole half-boards); use plain"
+        )
 
 
 def check_n(n, *, name="n", low=0, high=MAX_N):

@@ -14,7 +14,7 @@ import re
 import sys
 import warnings
 
-from . import checks
+from . import checks, methods
 from .names import BACKENDS, FORMATS, METHODS, READABLE_FORMATS, TABLE_EXTENSIONS, VERSION
 
 
@@ -458,7 +458,7 @@ def _check_split_depth(args):
     fixed = getattr(args, "fixed", None) or ()
     try:
         for n in ns:
-            checks.check_count(n, args.method, args.unique, fixed, depth)
+            methods.check_count(n, args.method, args.unique, fixed, depth)
     except (ValueError, TypeError):
         return  # the command reports it
     # Small boards build their units at once, whatever the depth.
@@ -471,7 +471,7 @@ def _check_split_depth(args):
     try:
         jobs = plan_jobs(args.jobs, args.backend if args.backend != "dask" else "threads")
         for n in ns:
-            method = checks.resolve_method(args.method, n, fixed, args.unique)
+            method = methods.resolve_method(args.method, n, fixed, args.unique)
             default = auto_depth(n, method, jobs, fixed)
             if depth > default + 2:
                 _note(
@@ -556,13 +556,32 @@ def _open_store(args, command, ns):
             store.check_size(n)
             if args.split_depth is not None:
                 store.check_depth(n, args.split_depth)
-            method = checks.resolve_method(args.method, n, fixed, args.unique)
-            store.check_classified(n, checks.units_classified(method, n, args.unique))
+            method = methods.resolve_method(args.method, n, fixed, args.unique)
+            store.check_classified(n, methods.units_classified(method, n, args.unique))
         store.claim(identity)  # another run's file is refused before any output
     except BaseException:
         store.close()
         raise
     return store
+
+
+def _keep_checkpoint_method(args):
+    """Without --method, a count or table goes on with the method of its
+    checkpoint (one made with --method d4, or by parqueens 0.2, whose
+    default was d4): set it, and say so when it is not the default's."""
+    path = args.checkpoint
+    if args.method is not None or not path or not os.path.isfile(path):
+        return
+    if not os.path.getsize(path):
+        return
+    from .runner import method_of
+    from .store import RunStore
+
+    with RunStore(path) as store:  # read only: --estimate creates nothing
+        method = method_of(store, None)
+    if method is not None:
+        args.method = method
+        _note(args, f"{path} holds a count by {method}: going on with {method}")
 
 
 def _maybe_estimate(args, n, jobs, fixed=None):
@@ -590,6 +609,8 @@ def _maybe_estimate(args, n, jobs, fixed=None):
                         "n": n,
                         "estimate_seconds": e["seconds"],
                         "jobs": e["jobs"],
+                        "method": e["method"],
+                        "units": e["units"],
                         "nodes": e["nodes"],
                         "nodes_per_second": e["rate"],
                     }
@@ -611,6 +632,12 @@ def _maybe_estimate(args, n, jobs, fixed=None):
 
 def _estimate_text(n, e):
     """The sentence of an estimate (a dict of :func:`parqueens.runner.estimate`)."""
+    if e["method"] == "join":
+        return (
+            f"estimate for n = {n}: about {_format_seconds(e['seconds'])} on {e['jobs']} "
+            f"job(s) (the join's cost model of its {e['units']} units, scaled by this "
+            f"machine's speed on n = 14)"
+        )
     return (
         f"estimate for n = {n}: about {_format_seconds(e['seconds'])} on {e['jobs']} "
         f"job(s) ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
@@ -644,7 +671,7 @@ def _guard(args, what, seconds, jobs):
 
 def cmd_count(args):
     # The library's checks first: a usage error answers before numba loads.
-    checks.check_count(args.n, args.method, args.unique, args.fixed, args.split_depth)
+    methods.check_count(args.n, args.method, args.unique, args.fixed, args.split_depth)
     if args.verify:
         from . import oeis
 
@@ -654,6 +681,7 @@ def cmd_count(args):
             raise UsageError(
                 f"--verify knows the published counts for n <= {max(oeis.KNOWN)}, not n = {args.n}"
             )
+    _keep_checkpoint_method(args)
     with _backend(args) as jobs:
         if _maybe_estimate(args, args.n, jobs, args.fixed):
             return 0
@@ -736,8 +764,9 @@ def cmd_table(args):
     rows = []
     # Before the header is printed: the library's checks of every size.
     for n in ns:
-        checks.check_count(n, args.method, args.unique, None, args.split_depth)
+        methods.check_count(n, args.method, args.unique, None, args.split_depth)
     checks.check_recheck(args.recheck, args.checkpoint)
+    _keep_checkpoint_method(args)
     with _backend(args) as jobs:
         if args.estimate:
             for n in ns:
@@ -868,61 +897,12 @@ def _check_out_path(path, force):
 
 
 def cmd_status(args):
-    from .runner import tally_stored
-    from .store import CheckpointError, RunStore
+    from .status import checkpoint_status
 
-    with RunStore(args.file) as store:
-        holder = store.holder()
-        params = store.params
-        identity = store.identity()
-        if identity is None and {"method", "unique"} <= params.keys():
-            identity = params  # made by the command line before it recorded one
-        if identity is None:
-            raise CheckpointError(f"{args.file} holds no run yet (no count has used it)")
-        summary = {s["n"]: s for s in store.summary()}  # every row checked before output
-        sizes = []
-        for n in sorted(set(summary) | set(params.get("n") or [])):
-            s = summary.get(n)
-            if s is None:
-                # units without the size's record (deleted): the next run resumes them
-                k = store.stored_units(n)
-                sizes.append({"n": n, "started": bool(k)} | ({"units_done": k} if k else {}))
-                continue
-            tally = tally_stored(_stored_method(identity, n), s["units"])
-            done, all_units = s["units_done"], s["units_total"]
-            total, fundamental = tally.total, tally.fundamental  # merged, as a resume does
-            if not all_units:  # a tiny board, solved without units: its record
-                total, fundamental = s["total"] or 0, s["fundamental"]
-            finished = s["finished"] and done == all_units
-            share = 0.0 if finished else _done_share(identity, n, s)
-            classified = s["classified"] and fundamental is not None and (n >= 4 or not all_units)
-            sizes.append(
-                {
-                    "n": n,
-                    "started": True,
-                    "units_done": done,
-                    "units_total": all_units,
-                    "done": finished,
-                    "total": total,
-                    "fundamental": fundamental if classified else None,
-                    "seconds": s["seconds"],
-                    "seconds_left": s["seconds"] * (1 - share) / share if share else None,
-                }
-            )
-    fixed = [list(q) for q in identity.get("fixed") or []]
-    method = identity.get("method") or "d4"
+    status = checkpoint_status(args.file)
+    method, fixed, holder, sizes = (status[k] for k in ("method", "fixed", "holder", "sizes"))
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "file": args.file,
-                    "method": method,
-                    "fixed": fixed,
-                    "holder": holder,
-                    "sizes": sizes,
-                }
-            )
-        )
+        print(json.dumps(status))
         return 0
     o = 1 if args.one_based else 0
     fixed_text = ",".join(f"{r + o}:{c + o}" for r, c in fixed)
@@ -948,7 +928,7 @@ def cmd_status(args):
                 "(the next run resumes them)"
             )
             continue
-        line = f"n = {z['n']}: {z['units_done']}/{z['units_total']} units"
+        line = f"n = {z['n']} ({z['method']}): {z['units_done']}/{z['units_total']} units"
         if z["done"]:
             line += f", done: total {z['total']}"
         else:
@@ -961,34 +941,6 @@ def cmd_status(args):
         line += f" ({_format_seconds(z['seconds'])} of work stored)"
         print(line)
     return 0
-
-
-def _stored_method(params, n):
-    """The method a checkpoint's run of n uses (as the run resolved it)."""
-    fixed = [tuple(q) for q in params.get("fixed") or []]
-    try:
-        return checks.resolve_method(params.get("method"), n, fixed, False)
-    except (ValueError, TypeError) as exc:
-        from .store import CheckpointError
-
-        raise CheckpointError(f"the checkpoint's parameters are not a run's: {exc}") from None
-
-
-def _done_share(params, n, s):
-    """The estimated share of the work in the stored units of n (0 if none)."""
-    from .units import SHARES_UP_TO, make_units, work_shares
-
-    if not s["units_done"] or not s["split_depth"]:
-        return 0.0
-    if s["units_total"] > SHARES_UP_TO:  # building them would take long
-        return s["units_done"] / s["units_total"]
-    fixed = [tuple(q) for q in params.get("fixed") or []]
-    try:
-        units = make_units(n, _stored_method(params, n), s["split_depth"], fixed)
-    except (ValueError, TypeError):
-        return s["units_done"] / max(1, s["units_total"])
-    shares = dict(zip((u.id for u in units), work_shares(units), strict=True))
-    return float(sum(shares.get(uid, 0.0) for uid in s["units"]))
 
 
 def _range_text(ns):

@@ -40,8 +40,8 @@ from .checks import (
     check_split_depth,
     check_unique_fixed,
     fixed_conflict,
-    min_depth,
 )
+from .methods import min_depth
 from .names import UNITS_FROM
 from .small import serves as small_serves
 from .small import solutions as direct_solutions

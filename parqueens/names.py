@@ -10,9 +10,20 @@ VERSION = "0.2.0"
 #: Largest board size: the kernels hold a row in a ``uint64`` mask.
 MAX_N = 64
 
-#: The symmetry reductions of the search (see :mod:`parqueens.units`); the
-#: first is the default.
-METHODS = ("d4", "mirror", "plain")
+#: How a total is counted: ``join`` matches half-boards (:mod:`parqueens.join`),
+#: the others search whole boards with a symmetry reduction
+#: (:mod:`parqueens.units`).  The default is decided per board size by
+#: :func:`parqueens.methods.resolve_method`.
+METHODS = ("join", "d4", "mirror", "plain")
+
+#: The methods that search (place queens row by row): they serve every
+#: board size, fixed queens, listing, node counts and split depths.
+SEARCH_METHODS = ("d4", "mirror", "plain")
+
+#: The board sizes the join serves: below 4 there is no quadrant; above 21
+#: a half-board's diagonal word has more than 40 bits and the quadrant table
+#: would not fit the memory bound (see :mod:`parqueens.join`).
+JOIN_MIN_N, JOIN_MAX_N = 4, 21
 
 #: Where the work units run: threads of this process (the default), loky
 #: worker processes, a Dask cluster (see :mod:`parqueens.backends`).
@@ -25,8 +36,9 @@ BACKEND_ALIASES = {"threading": "threads", None: "threads"}
 
 #: The weight of a work unit's solutions, by method: each ``mirror``
 #: solution stands for itself and its mirror image; ``d4`` weighs each class
-#: found by its orbit size instead (see :class:`parqueens.runner.Tally`).
-WEIGHTS = {"plain": 1, "mirror": 2, "d4": 1}
+#: found by its orbit size instead (see :class:`parqueens.runner.Tally`); a
+#: ``join`` unit's count is its share of the total, weights folded in.
+WEIGHTS = {"plain": 1, "mirror": 2, "d4": 1, "join": 1}
 
 #: Boards below this size have no work units (:mod:`parqueens.small` solves them).
 UNITS_FROM = 3

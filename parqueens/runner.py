@@ -30,14 +30,8 @@ from .backends import (
     start_workers,
     worker_failure,
 )
-from .checks import (
-    check_backend,
-    check_count,
-    check_recheck,
-    check_share,
-    fixed_conflict,
-    units_classified,
-)
+from .checks import check_backend, check_recheck, check_share, fixed_conflict
+from .methods import check_count, units_classified
 from .names import METHODS, ORBIT_SIZES, UNITS_FROM, WEIGHTS
 from .store import CheckpointError, forget_unit_hint
 
@@ -82,6 +76,11 @@ class CountResult:
     rechecked : int
         Units taken from a checkpoint that were searched again and found
         equal (see ``recheck``).
+    half_turn, quarter_turn : int or None
+        With ``unique``: the solutions fixed by the half turn (OEIS A032522)
+        and by the quarter turn (OEIS A033148), from which the join's
+        classes follow by Burnside's lemma (:mod:`parqueens.burnside`); for
+        the search methods, from their classes.
     conflict : str or None
         Why fixed queens admit no solution (then ``total`` is 0).
     """
@@ -100,6 +99,8 @@ class CountResult:
     conflict: str = None
     run_seconds: float = 0.0
     rechecked: int = 0
+    half_turn: int = None
+    quarter_turn: int = None
 
     def as_dict(self):
         """The result as a JSON-ready dict (orbit keys as strings)."""
@@ -107,8 +108,8 @@ class CountResult:
         if self.conflict is None:
             del d["conflict"]
         if self.orbits is None:
-            del d["orbits"]
-            del d["fundamental"]
+            for key in ("orbits", "fundamental", "half_turn", "quarter_turn"):
+                del d[key]
         else:
             d["orbits"] = {str(k): v for k, v in self.orbits.items()}
         return d
@@ -127,17 +128,29 @@ class UnitResult:
 
 
 @functools.cache
-def warm_up(nodes=False):
+def warm_up(nodes=False, join=False):
     """Load (or compile, the first time) the counting kernel in this process:
-    the variant with the node counter if ``nodes``.
+    the variant with the node counter if ``nodes``; the join's kernels if
+    ``join``.
 
     Done in the parent before workers start, so that they load the cached
     machine code instead of all compiling it at once; once per process and
     variant.
     """
+    if join:
+        from .join import join_units
+
+        run_chunk(join_units(8), unique=False)
+        return
     from .units import make_units
 
     run_chunk(make_units(5, "plain", 1), unique=True, nodes=nodes)
+
+
+def _is_join(units):
+    from .join import JoinUnit
+
+    return bool(units) and isinstance(units[0], JoinUnit)
 
 
 class Stopped(Exception):
@@ -159,6 +172,13 @@ def run_chunk(units, unique, nodes=False, stop=None):
         return []
     import numpy as np
 
+    if _is_join(units):  # each unit's share of the total; no classes, no nodes
+        from .join import count_join_units
+
+        counts = count_join_units(units[0].n, units, stop)
+        if stop is not None and stop[0]:
+            raise Stopped
+        return [UnitResult(c) for c in counts]
     from .units import unit_masks
 
     specs = [unit_masks(unit, unique) for unit in units]
@@ -228,7 +248,7 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False):
         return
     # In a helper thread: loading numba's cache runs through ctypes callbacks,
     # which would swallow a Ctrl-C arriving in the main thread meanwhile.
-    call_interruptibly(warm_up, nodes)
+    call_interruptibly(warm_up, nodes, _is_join(units))
     # Threads of this process stop at their next unit once the run ends
     # early (Ctrl-C, an error, the caller closing this generator).
     stop = _stop_flag() if backend == "threads" else None
@@ -329,10 +349,12 @@ def tally_stored(method, stored):
 
 def run_identity(method, unique, fixed):
     """What makes a checkpoint belong to a count: the method asked for (None
-    named as the default it stands for, so that naming the default makes no
-    other run), ``unique`` and the fixed queens.  A JSON-ready dict, checked
-    by :meth:`parqueens.store.RunStore.claim`; the split depth is checked
-    per board size, the version when the file is opened."""
+    named as the default it stands for, ``join`` (the join where it serves,
+    ``d4`` elsewhere) or ``plain`` with fixed queens, so that naming the
+    default makes no other run), ``unique`` and the fixed queens.  A
+    JSON-ready dict, checked by :meth:`parqueens.store.RunStore.claim`; the
+    split depth is checked per board size, the version when the file is
+    opened."""
     fixed = sorted({(int(r), int(c)) for r, c in fixed or ()})
     method = method or ("plain" if fixed else METHODS[0])
     return {"method": method, "unique": bool(unique), "fixed": [list(q) for q in fixed]}
@@ -429,7 +451,7 @@ def run_count(
     backend = check_backend(backend)
     recheck = check_recheck(recheck, checkpoint)
     asked = method
-    n, method, fixed = check_count(n, method, unique, fixed, split_depth)
+    n, method, fixed = check_count(n, method, unique, fixed, split_depth, nodes)
     if small.serves(
         n,
         fixed,
@@ -442,9 +464,12 @@ def run_count(
     ):
         return _direct(n, fixed, unique)
     jobs = plan_jobs(jobs, backend, n - len(fixed))
-    identity = run_identity(asked, unique, fixed)  # as asked, not resolved
-    store = _open_checkpoint(checkpoint, n, identity)
+    store = _open_checkpoint(checkpoint, n, run_identity(asked, unique, fixed))
     try:
+        if store is not None and asked is None:  # the checkpoint keeps its method
+            asked = method_of(store, asked)
+            n, method, fixed = check_count(n, asked, unique, fixed, split_depth, nodes)
+        identity = run_identity(asked, unique, fixed)  # as asked, not resolved
         return _run(
             n,
             unique,
@@ -462,6 +487,18 @@ def run_count(
     finally:
         if store is not None and store is not checkpoint:
             store.close()
+
+
+def method_of(checkpoint, asked):
+    """The method a count asks for (``asked``, None for the default), given
+    its checkpoint (a :class:`parqueens.store.RunStore` or None): what was
+    asked, or when nothing was, the method the checkpoint's run recorded,
+    so that a file keeps its method (one made with ``--method d4``, or by
+    parqueens 0.2, whose default was ``d4``, goes on with ``d4``)."""
+    if asked is not None or checkpoint is None:
+        return asked
+    recorded = checkpoint.recorded_method()
+    return recorded if recorded in METHODS and recorded != METHODS[0] else asked
 
 
 def _open_checkpoint(checkpoint, n, identity):
@@ -498,9 +535,10 @@ def _run(
     """:func:`run_count` once its arguments are checked and its checkpoint open."""
     from .units import plan_count
 
-    # Before any kernel is called here (make_units calls some): loading the
-    # numba cache in the main thread would swallow a Ctrl-C (ctypes callbacks).
-    call_interruptibly(warm_up, bool(nodes))
+    # Before any kernel is called here (make_units and join_units call some):
+    # loading the numba cache in the main thread would swallow a Ctrl-C
+    # (ctypes callbacks).
+    call_interruptibly(warm_up, bool(nodes), method == "join")
     start = time.perf_counter()
     if checkpoint is not None:
         # What can be refused by reading, before the claim (a refusal then
@@ -541,11 +579,11 @@ def _run(
         conflict=plan.conflict,
         rechecked=rechecked,
     )
+    if unique or plan.method == "join":  # the join's classes check its total, always
+        orbits = classes(plan.method, n, tally)
     if unique:
-        result.orbits = tally.orbits
-        result.fundamental = tally.fundamental
-    if unique and sum(size * c for size, c in tally.orbits.items()) != result.total:
-        raise RuntimeError("internal error: orbit sizes do not add up to the total")
+        result.orbits, result.fundamental = orbits, sum(orbits.values())
+        result.half_turn, result.quarter_turn = fixed_by_turns(orbits)
     result.seconds = result.run_seconds = time.perf_counter() - start
     if checkpoint is not None:
         checkpoint.finish_run(n, result.total, result.fundamental)
@@ -553,6 +591,31 @@ def _run(
         # the same figure however many runs it took.
         result.seconds = checkpoint.work_seconds(n)
     return result
+
+
+def classes(method, n, tally):
+    """The symmetry classes of a complete count of board size n, by orbit
+    size (see :attr:`CountResult.orbits`): for ``join``, from the total and
+    the solutions fixed by the rotations, by Burnside's lemma
+    (:func:`parqueens.burnside.orbits_from_counts`); else from the classes
+    the units found (``tally``, a :class:`Tally`).
+
+    Raises RuntimeError (an internal error: a wrong count detected, never
+    printed) if they do not add up to the total."""
+    if method == "join":
+        from .burnside import count_half_turn, count_quarter_turn, orbits_from_counts
+
+        return orbits_from_counts(n, tally.total, count_half_turn(n), count_quarter_turn(n))
+    if sum(size * c for size, c in tally.orbits.items()) != tally.total:
+        raise RuntimeError(f"internal error: orbit sizes of n = {n} do not add up to the total")
+    return tally.orbits
+
+
+def fixed_by_turns(orbits):
+    """``(half_turn, quarter_turn)``: the solutions fixed by the half turn and
+    by the quarter turn, from the classes by orbit size (a class of 2 is
+    fixed by both, of 4 by the half turn only; n <= 1: the one solution)."""
+    return 4 * orbits[4] + 2 * orbits[2] + orbits[1], 2 * orbits[2] + orbits[1]
 
 
 def _direct(n, fixed, unique):
@@ -567,6 +630,7 @@ def _direct(n, fixed, unique):
             if small.canonical(queens) == queens:
                 result.orbits[small.orbit_size(queens)] += 1
         result.fundamental = sum(result.orbits.values())
+        result.half_turn, result.quarter_turn = fixed_by_turns(result.orbits)
     result.seconds = result.run_seconds = time.perf_counter() - start
     return result
 
@@ -701,15 +765,22 @@ def estimate(
     1.2 to 1.3 times the real time at n = 16..18, and can be up to about
     twice off) but cheap: about a second, or the time to build the units.
 
-    Returns a dict: ``nodes`` (float), ``rate`` (nodes per second per job),
-    ``jobs`` (as a run would use them), ``units``, ``split_depth``, ``method``
-    and ``seconds`` (the estimated wall time).  Raises like :func:`run_count`.
+    The join (``method`` ``join``, the default where it serves) is estimated
+    by the cost model of its units instead, scaled by this machine's speed
+    on a small board.
+
+    Returns a dict: ``nodes`` (float; None for the join), ``rate`` (nodes
+    per second per job; None for the join), ``jobs`` (as a run would use
+    them), ``units``, ``split_depth``, ``method`` and ``seconds`` (the
+    estimated wall time).  Raises like :func:`run_count`.
     """
     from .units import make_units, plan_count, unit_masks
 
     backend = check_backend(backend)
     n, method, fixed = check_count(n, method, False, fixed, split_depth)
     jobs = plan_jobs(jobs, backend, n - len(fixed))
+    if method == "join":
+        return _estimate_join(n, jobs)
     warm_up()  # building units calls kernels: their loading is not the build's time
     t = time.perf_counter()
     plan = plan_count(n, method, jobs, split_depth, fixed)
@@ -746,6 +817,32 @@ def estimate(
         "split_depth": plan.depth,
         "method": plan.method,
         "seconds": nodes / rate / plan.jobs + build,
+    }
+
+
+def _estimate_join(n, jobs):
+    """:func:`estimate` for the join: the cost model of its units
+    (:attr:`parqueens.join.JoinUnit.work`, seconds of a reference machine)
+    scaled by this machine's speed, measured on n = 14 (a few hundredths of
+    a second)."""
+    from .join import count_join_units, join_units
+
+    call_interruptibly(warm_up, False, True)
+    units = join_units(n)
+    calib = join_units(14)
+    count_join_units(14, calib)  # builds its tables: not timed
+    t = time.perf_counter()
+    count_join_units(14, calib)
+    scale = (time.perf_counter() - t) / sum(u.work for u in calib)
+    jobs = max(1, min(jobs, len(units)))
+    return {
+        "nodes": None,
+        "rate": None,
+        "jobs": jobs,
+        "units": len(units),
+        "split_depth": 0,
+        "method": "join",
+        "seconds": sum(u.work for u in units) * scale / jobs,
     }
 
 

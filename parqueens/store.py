@@ -659,6 +659,14 @@ class RunStore:
         except ValueError as exc:
             raise self._damaged(f"run: {exc}") from None
 
+    def recorded_method(self):
+        """The method of the run this file belongs to (its identity, or the
+        parameters of the command that made it), or None if none is
+        recorded yet."""
+        stored = self.identity()
+        method = (stored or self.params).get("method")
+        return method if isinstance(method, str) else None
+
     def check_depth(self, n, split_depth):
         """Refuse a split depth for n other than the one recorded in the file
         (a run recorded without work units, depth 0, has none to refuse).

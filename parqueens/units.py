@@ -47,8 +47,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .checks import check_method, check_n, check_split_depth, fixed_conflict, min_depth
+from .checks import check_method, check_n, check_split_depth, fixed_conflict
 from .kernels import LEAF_CANONICAL, LEAF_COUNT, LEAF_D4, _full_mask, _place_queens
+from .methods import min_depth
 from .names import UNITS_FROM, WEIGHTS
 from .small import fixed_rows as _fixed_rows
 from .small import solutions as direct_solutions
@@ -380,7 +381,9 @@ SHARES_UP_TO = 20000
 def work_shares(units):
     """Each unit's estimated share of the whole search.
 
-    ``units``: a list of :class:`WorkUnit`.  Returns a ``numpy.ndarray`` of
+    ``units``: a list of :class:`WorkUnit` (or of
+    :class:`parqueens.join.JoinUnit`, whose ``work`` gives their share).
+    Returns a ``numpy.ndarray`` of
     ``float64``, one per unit, summing to 1 (empty for no units).  From the
     product of the free squares per row (see :func:`make_units`); at
     n = 17 the shares of the first 14, 30 and 60 of 229 d4 units came to
@@ -392,6 +395,10 @@ def work_shares(units):
     units = list(units)
     if not units:
         return np.zeros(0)
+    if hasattr(units[0], "work"):  # join units carry their estimated cost
+        work = np.array([u.work for u in units], dtype=np.float64)
+        total = work.sum()
+        return work / total if total > 0 else np.full(len(units), 1.0 / len(units))
     if len(units) > SHARES_UP_TO:
         return np.full(len(units), 1.0 / len(units))
     sizes = np.array(
@@ -449,10 +456,10 @@ class Plan:
     n : int
         Board size.
     method : str
-        The method used (see :func:`resolve_method`).
+        The method used (see :func:`parqueens.methods.resolve_method`).
     depth : int
-        Rows pre-placed per work unit (0 without units).
-    units : tuple of WorkUnit
+        Rows pre-placed per work unit (0 without units, and for ``join``).
+    units : tuple of WorkUnit (of parqueens.join.JoinUnit for ``join``)
         Largest first; empty for n < :data:`UNITS_FROM` and for fixed queens
         that attack each other.
     jobs : int
@@ -477,11 +484,16 @@ def plan_count(n, method, jobs, split_depth=None, fixed=()):
     """The :class:`Plan` of a count.
 
     ``n``, ``fixed``: checked; ``method``: resolved
-    (:func:`parqueens.checks.resolve_method`);
+    (:func:`parqueens.methods.resolve_method`);
     ``jobs``: as planned by :func:`parqueens.backends.plan_jobs`;
     ``split_depth``: None for :func:`auto_depth`.  Raises ``ValueError`` for
     a split depth out of range.
     """
+    if method == "join":
+        from .join import join_units
+
+        units = tuple(join_units(n))
+        return Plan(n, method, 0, units, max(1, min(jobs, len(units))))
     conflict = fixed_conflict(fixed)
     if n < UNITS_FROM or conflict:
         tiny = tuple(direct_solutions(n, fixed)) if n < UNITS_FROM else ()

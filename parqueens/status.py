@@ -1,0 +1,118 @@
+"""What a checkpoint holds: its run, the process using it, and the progress
+of each board size, merged from the stored units as a resume merges them.
+
+:func:`checkpoint_status` is what ``parqueens status`` prints (as text, or
+as JSON with ``--json``), for the library as for the command line.
+"""
+
+from . import methods
+from .store import CheckpointError, RunStore
+
+
+def checkpoint_status(path):
+    """The status of the checkpoint file at ``path``, read without writing.
+
+    Returns
+    -------
+    dict
+        ``file`` (the path as given), ``method`` (of the run: ``join`` names
+        the default, the join where it serves and ``d4`` elsewhere),
+        ``fixed`` (0-based ``[row, col]`` pairs), ``holder`` (the live
+        process using the file: ``pid``, ``host``, ``command``, ``since``;
+        or None) and ``sizes``, one dict per board size, by n: ``n``,
+        ``started``; once started ``units_done`` and, with the size's
+        record, ``method`` (as that size is counted), ``units_total``,
+        ``done``, ``total`` (so far), ``fundamental`` (None unless the
+        classes are known), ``seconds`` (of work stored) and
+        ``seconds_left`` (at the rate so far; None if unknown).
+
+    Raises
+    ------
+    parqueens.store.CheckpointError
+        The file is missing, not a checkpoint, damaged, or holds no run yet.
+    """
+    from .runner import classes, tally_stored
+
+    with RunStore(path) as store:
+        holder = store.holder()
+        params = store.params
+        identity = store.identity()
+        if identity is None and {"method", "unique"} <= params.keys():
+            identity = params  # made by the command line before it recorded one
+        if identity is None:
+            raise CheckpointError(f"{path} holds no run yet (no count has used it)")
+        summary = {s["n"]: s for s in store.summary()}  # every row checked first
+        sizes = []
+        for n in sorted(set(summary) | set(params.get("n") or [])):
+            s = summary.get(n)
+            if s is None:
+                # units without the size's record (deleted): the next run resumes them
+                k = store.stored_units(n)
+                sizes.append({"n": n, "started": bool(k)} | ({"units_done": k} if k else {}))
+                continue
+            method = stored_method(identity, n)
+            tally = tally_stored(method, s["units"])
+            done, all_units = s["units_done"], s["units_total"]
+            finished = s["finished"] and done == all_units
+            total, fundamental = tally.total, None
+            if not all_units:  # a tiny board, solved without units: its record
+                total, fundamental = s["total"] or 0, s["fundamental"]
+            elif s["classified"] and n >= 4 and (method != "join" or finished):
+                fundamental = (
+                    sum(classes(method, n, tally).values()) if finished else (tally.fundamental)
+                )
+            share = 0.0 if finished else _done_share(identity, n, s)
+            sizes.append(
+                {
+                    "n": n,
+                    "method": method,
+                    "started": True,
+                    "units_done": done,
+                    "units_total": all_units,
+                    "done": finished,
+                    "total": total,
+                    "fundamental": fundamental,
+                    "seconds": s["seconds"],
+                    "seconds_left": s["seconds"] * (1 - share) / share if share else None,
+                }
+            )
+    return {
+        "file": path,
+        "method": identity.get("method") or "d4",
+        "fixed": [list(q) for q in identity.get("fixed") or []],
+        "holder": holder,
+        "sizes": sizes,
+    }
+
+
+def stored_method(identity, n):
+    """The method a checkpoint's run (``identity``: its ``method`` and
+    ``fixed``) counts board size n with: as the run resolved it, ``join``
+    naming the default (the join where it serves, ``d4`` elsewhere).
+
+    Raises :class:`parqueens.store.CheckpointError` if the identity is not a
+    run's."""
+    fixed = [tuple(q) for q in identity.get("fixed") or []]
+    method = identity.get("method")
+    try:
+        return methods.resolve_method(None if method == "join" else method, n, fixed, False)
+    except (ValueError, TypeError) as exc:
+        raise CheckpointError(f"the checkpoint's parameters are not a run's: {exc}") from None
+
+
+def _done_share(identity, n, s):
+    """The estimated share of the work in the stored units of n (0 if none)."""
+    from .units import SHARES_UP_TO, plan_count, work_shares
+
+    if not s["units_done"]:
+        return 0.0
+    method = stored_method(identity, n)
+    if s["units_total"] > SHARES_UP_TO or (method != "join" and not s["split_depth"]):
+        return s["units_done"] / max(1, s["units_total"])
+    fixed = [tuple(q) for q in identity.get("fixed") or []]
+    try:
+        units = plan_count(n, method, 1, s["split_depth"] or None, fixed).units
+    except (ValueError, TypeError):
+        return s["units_done"] / max(1, s["units_total"])
+    shares = dict(zip((u.id for u in units), work_shares(units), strict=True))
+    return float(sum(shares.get(uid, 0.0) for uid in s["units"]))
