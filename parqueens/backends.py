@@ -21,7 +21,7 @@ import signal
 import threading
 from contextlib import contextmanager
 
-from .checks import check_backend, check_jobs
+from .checks import check_backend, check_jobs, check_scheduler
 
 #: With the default ``jobs=None``, boards with up to this many rows to search
 #: (fixed queens' rows not counted) are searched in the calling thread:
@@ -266,16 +266,14 @@ def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None):
     Yields the ``jobs`` to pass to the runs: as given locally, the cluster's
     threads on Dask (a local cluster has at most one worker per core).
     Raises ``ValueError`` for a scheduler without the dask backend, or an
-    empty scheduler address; :class:`BackendError` as :func:`dask_client`.
+    address that is none (:func:`parqueens.checks.check_scheduler`);
+    :class:`BackendError` as :func:`dask_client`.
     """
     backend = check_backend(backend)
     if scheduler is not None and backend != "dask":
         raise ValueError("a scheduler (--scheduler) needs the dask backend (--backend dask)")
-    if scheduler is not None and not scheduler.strip():
-        raise ValueError(
-            "the scheduler needs an address such as tcp://HOST:8786 (leave it "
-            "out to start a local cluster)"
-        )
+    if scheduler is not None:
+        scheduler = check_scheduler(scheduler)
     if backend != "dask":
         yield jobs
         return
@@ -312,8 +310,9 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
     Parameters
     ----------
     scheduler : str or None
-        Address of a running scheduler, e.g. ``"tcp://10.0.0.5:8786"``; None
-        starts a ``LocalCluster`` on 127.0.0.1 (closed at the end).
+        Address of a running scheduler, e.g. ``"tcp://10.0.0.5:8786"`` (see
+        :func:`parqueens.checks.check_scheduler`); None starts a
+        ``LocalCluster`` on 127.0.0.1 (closed at the end).
     n_workers : int or None
         Worker processes of the local cluster (one thread each); None for
         dask's default.
@@ -331,12 +330,15 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
 
     Raises
     ------
+    TypeError, ValueError
+        For a ``scheduler`` that is not an address.
     ClusterUnreachable
         If the scheduler cannot be reached (a :class:`BackendError`).
     BackendError
-        If dask.distributed is not installed or the scheduler cannot be
-        reached.
+        If dask.distributed is not installed.
     """
+    if scheduler is not None:
+        scheduler = check_scheduler(scheduler)
     try:
         import joblib
         from dask.distributed import Client, LocalCluster
@@ -362,7 +364,9 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
         if cluster is not None:
             cluster.close()
         detail = " ".join(str(exc).split()) or type(exc).__name__
-        if not isinstance(exc, (OSError, TimeoutError)):  # Dask's reading of a stranger
+        if "TLS" in detail:  # tls:// without Dask's TLS configuration (its certificates)
+            detail = f"{detail} (see distributed.comm.tls in Dask's configuration)"
+        elif not isinstance(exc, (OSError, TimeoutError)):  # Dask's reading of a stranger
             detail = "what answers there is not a Dask scheduler"
         raise ClusterUnreachable(f"cannot reach the Dask scheduler {scheduler}: {detail}") from None
     watch = _watch_workers(client, on_lost) if on_lost is not None else None

@@ -94,6 +94,9 @@ fixed_queens = _checked(lambda v: v, checks.parse_fixed)
 #: argparse type for a table's range: ``1-18``, ``8``, ``4,6,8-12``.
 board_range = _checked(lambda v: v, checks.parse_range)
 
+#: argparse type for --scheduler: a Dask scheduler's address.
+scheduler_address = _checked(checks.check_scheduler, str)
+
 
 class _Extend(argparse.Action):
     """Repeated --fixed options add up: ``--fixed 0:0 --fixed 1:4``."""
@@ -184,6 +187,7 @@ def _add_run_options(p, *, fixed=True):
     )
     p.add_argument(
         "--scheduler",
+        type=scheduler_address,
         metavar="ADDRESS",
         help="with --backend dask: address of a running scheduler, e.g. "
         "tcp://HOST:8786 (default: start a local cluster)",
