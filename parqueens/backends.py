@@ -62,16 +62,29 @@ class WorkerDied(RuntimeError):
     """A worker process died (killed, or out of memory) during a run, or the
     Dask cluster failed.
 
-    ``unit_ids`` lists the units not finished when it happened; the one the
-    worker was searching is among the first of them.
+    ``unit_ids`` lists the units of the run not finished when it happened;
+    ``what`` says what happened; ``during`` None: while searching one of
+    those units (the first of them, most likely), else what the run was
+    doing ("" for nothing to add).
     """
 
-    def __init__(self, unit_ids, what="a worker process died (killed or out of memory)"):
-        self.unit_ids = unit_ids
-        shown = ", ".join(unit_ids[:3]) + (", ..." if len(unit_ids) > 3 else "")
-        super().__init__(
-            f"{what} while searching one of the {len(unit_ids)} unfinished units ({shown})"
-        )
+    def __init__(
+        self, unit_ids, what="a worker process died (killed or out of memory)", during=None
+    ):
+        self.unit_ids, self.what, self.during = list(unit_ids), what, during
+        k = len(self.unit_ids)
+        shown = ", ".join(self.unit_ids[:3]) + (", ..." if k > 3 else "")
+        if during is None:
+            text = f"{what} while searching one of the {k} unfinished units ({shown})"
+        else:
+            text = f"{what}{' ' * bool(during)}{during}; {k} units unfinished ({shown})"
+        super().__init__(text)
+
+    def retold(self, unit_ids, during):
+        """The same failure for the run's unfinished units ``unit_ids``, when
+        it happened ``during`` something else than searching them (e.g.
+        searching stored units again); a ``during`` of its own is kept."""
+        return type(self)(unit_ids, self.what, during if self.during is None else self.during)
 
 
 class ClusterLost(WorkerDied):
