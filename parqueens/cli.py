@@ -16,6 +16,7 @@ import warnings
 
 from . import checks
 from .names import BACKENDS, FORMATS, METHODS, READABLE_FORMATS, TABLE_EXTENSIONS, VERSION
+from .terminal import above_bars
 
 
 class UsageError(Exception):
@@ -752,7 +753,8 @@ def cmd_table(args):
         streamed = not args.out and not args.json  # Markdown, row by row
         try:
             if streamed:
-                print(_table_header(args.unique), flush=True)
+                with above_bars():  # not into the bar's line on a terminal
+                    print(_table_header(args.unique), flush=True)
             for n in ns:
                 outer.set_postfix_str(f"n={n}")
                 r = run_count(
@@ -769,7 +771,8 @@ def cmd_table(args):
                 rows.append(r)
                 outer.update(min(weights[n], 1.0 - outer.n))
                 if streamed:
-                    print(_table_row(r, args.unique), flush=True)
+                    with above_bars():
+                        print(_table_row(r, args.unique), flush=True)
         finally:
             outer.close()
             if store is not None:
@@ -1063,7 +1066,8 @@ def cmd_solutions(args):
                 arrays=False,
                 spill_dir=os.path.dirname(w.path) if w.path else None,
             ):
-                w.write_many(block)
+                with above_bars(w.path is None):  # not into the bar's line on a terminal
+                    w.write_many(block)
                 if bar is not None:
                     bar.update(len(block))
             if bar is not None:

@@ -742,5 +742,6 @@ def _progress_bar(enabled, desc, units, finished, share_done):
         file=sys.stderr,
         desc=f"{desc} {finished}/{units} units",
         dynamic_ncols=True,
+        leave=None,  # below another bar (a table's), cleared when done
         bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
     )
