@@ -114,8 +114,8 @@ def _in_order(screen, expected):
 
 
 def test_results_stand_whole_beside_progress_bars(cli, tmp_path):
-    sols = tmp_path / "s11.perm"
-    assert cli("solutions", 11, "--out", sols).returncode == 0
+    sols = tmp_path / "s8.perm"
+    assert cli("solutions", 8, "--out", sols).returncode == 0
     verify = [str(sols), "--complete"]
     code, shown = _run_on_terminal(
         [
