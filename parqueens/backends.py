@@ -14,7 +14,10 @@ tracebacks of their own) and turns a lost worker into :class:`WorkerDied`.
 or starts a ``LocalCluster`` on 127.0.0.1, and makes joblib send the
 ``Parallel`` calls to its workers.  The workers import :mod:`parqueens`
 themselves, so every machine needs parqueens installed (``pip install
-'.[dask]'``); each loads or compiles the numba kernels once.
+'.[dask]'``); each loads or compiles the numba kernels once.  A watch of the
+workers (:func:`_watch_workers`) reports those that leave during a run and,
+when none is left, waits :data:`WORKER_WAIT` seconds for one before the run
+stops (:class:`ClusterLost`).
 """
 
 import logging
