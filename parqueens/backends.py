@@ -14,19 +14,49 @@ tracebacks of their own) and turns a lost worker into :class:`WorkerDied`.
 or starts a ``LocalCluster`` on 127.0.0.1, and makes joblib send the
 ``Parallel`` calls to its workers.  The workers import :mod:`parqueens`
 themselves, so every machine needs parqueens installed (``pip install
-'.[dask]'``); each loads or compiles the numba kernels once.
+'.[dask]'``); each loads or compiles the numba kernels once.  A watch of the
+workers (:func:`_watch_workers`) reports those that leave during a run and,
+when none is left, waits :data:`WORKER_WAIT` seconds for one before the run
+stops (:class:`ClusterLost`).
 """
 
+import logging
+import math
 import signal
 import threading
+import time
 from contextlib import contextmanager
 
-from .checks import check_backend, check_jobs
+from .checks import check_backend, check_jobs, check_scheduler
 
 #: With the default ``jobs=None``, boards with up to this many rows to search
 #: (fixed queens' rows not counted) are searched in the calling thread:
 #: starting parallel jobs would take longer than the search.
 SMALL_N = 14
+
+#: Seconds a run on Dask waits for a worker when its cluster has none: at the
+#: start (a scheduler without workers), or when every worker has left during
+#: the run.  Then it stops (:class:`ClusterUnreachable` at the start,
+#: :class:`ClusterLost` during the run: exit code 3 on the command line, the
+#: finished units kept in a checkpoint).  Read when a client opens (tests
+#: lower it); ``dask_client(worker_wait=...)`` sets it per client.
+WORKER_WAIT = 60.0
+
+#: Seconds a change in the Dask workers must last, the scheduler still
+#: answering, before it is reported (a worker that left, the cluster empty):
+#: a cluster that is shut down loses its workers first (1 to 4 s before its
+#: scheduler, measured on a LocalCluster), and those departures are no
+#: failure of the workers.  The wait for a worker starts after it.
+CLUSTER_SETTLE = 10.0
+
+#: Seconds between two looks at the Dask workers during a run.
+WATCH_EVERY = 1.0
+
+# The reason given to Dask when the tasks of a run are cancelled because no
+# worker was left (read back by worker_failure).
+_NO_WORKER = "parqueens-no-worker-left"
+
+_log = logging.getLogger("parqueens")
 
 
 class BackendError(Exception):
@@ -34,7 +64,9 @@ class BackendError(Exception):
 
 
 class ClusterUnreachable(BackendError):
-    """The Dask scheduler cannot be reached when the run starts."""
+    """The Dask cluster is not there when the run starts: its scheduler
+    cannot be reached, or has no worker and none joined in time
+    (:data:`WORKER_WAIT`)."""
 
 
 class Terminated(BaseException):
@@ -62,20 +94,34 @@ class WorkerDied(RuntimeError):
     """A worker process died (killed, or out of memory) during a run, or the
     Dask cluster failed.
 
-    ``unit_ids`` lists the units not finished when it happened; the one the
-    worker was searching is among the first of them.
+    ``unit_ids`` lists the units of the run not finished when it happened;
+    ``what`` says what happened; ``during`` None: while searching one of
+    those units (the first of them, most likely), else what the run was
+    doing ("" for nothing to add).
     """
 
-    def __init__(self, unit_ids, what="a worker process died (killed or out of memory)"):
-        self.unit_ids = unit_ids
-        shown = ", ".join(unit_ids[:3]) + (", ..." if len(unit_ids) > 3 else "")
-        super().__init__(
-            f"{what} while searching one of the {len(unit_ids)} unfinished units ({shown})"
-        )
+    def __init__(
+        self, unit_ids, what="a worker process died (killed or out of memory)", during=None
+    ):
+        self.unit_ids, self.what, self.during = list(unit_ids), what, during
+        k = len(self.unit_ids)
+        shown = ", ".join(self.unit_ids[:3]) + (", ..." if k > 3 else "")
+        if during is None:
+            text = f"{what} while searching one of the {k} unfinished units ({shown})"
+        else:
+            text = f"{what}{' ' * bool(during)}{during}; {k} units unfinished ({shown})"
+        super().__init__(text)
+
+    def retold(self, unit_ids, during):
+        """The same failure for the run's unfinished units ``unit_ids``, when
+        it happened ``during`` something else than searching them (e.g.
+        searching stored units again); a ``during`` of its own is kept."""
+        return type(self)(unit_ids, self.what, during if self.during is None else self.during)
 
 
 class ClusterLost(WorkerDied):
-    """The Dask cluster (its scheduler) was lost during a run."""
+    """The Dask cluster was lost during a run: its scheduler, or every worker
+    for longer than :data:`WORKER_WAIT`."""
 
 
 def cpu_count():
@@ -245,6 +291,10 @@ def worker_failure(exc, unit_ids):
     name = type(exc).__name__
     if name in ("TerminatedWorkerError", "BrokenProcessPool"):
         return WorkerDied(unit_ids)
+    if getattr(exc, "reason", None) == _NO_WORKER:  # cancelled by _watch_workers
+        return ClusterLost(unit_ids, getattr(exc, "msg", None) or "no Dask worker was left", "")
+    if isinstance(exc, TimeoutError) and "has no worker" in str(exc):  # joblib's own wait
+        return ClusterLost(unit_ids, "no Dask worker joined the cluster in time", "")
     if type(exc).__module__.startswith("distributed") or name in (
         "CancelledError",
         "FutureCancelledError",
@@ -266,16 +316,14 @@ def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None):
     Yields the ``jobs`` to pass to the runs: as given locally, the cluster's
     threads on Dask (a local cluster has at most one worker per core).
     Raises ``ValueError`` for a scheduler without the dask backend, or an
-    empty scheduler address; :class:`BackendError` as :func:`dask_client`.
+    address that is none (:func:`parqueens.checks.check_scheduler`);
+    :class:`BackendError` as :func:`dask_client`.
     """
     backend = check_backend(backend)
     if scheduler is not None and backend != "dask":
         raise ValueError("a scheduler (--scheduler) needs the dask backend (--backend dask)")
-    if scheduler is not None and not scheduler.strip():
-        raise ValueError(
-            "the scheduler needs an address such as tcp://HOST:8786 (leave it "
-            "out to start a local cluster)"
-        )
+    if scheduler is not None:
+        scheduler = check_scheduler(scheduler)
     if backend != "dask":
         yield jobs
         return
@@ -306,23 +354,32 @@ def _dask_logs_silenced():
 
 
 @contextmanager
-def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
+def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None, worker_wait=None):
     """Run joblib's ``Parallel`` calls on a Dask cluster inside this block.
 
     Parameters
     ----------
     scheduler : str or None
-        Address of a running scheduler, e.g. ``"tcp://10.0.0.5:8786"``; None
-        starts a ``LocalCluster`` on 127.0.0.1 (closed at the end).
+        Address of a running scheduler, e.g. ``"tcp://10.0.0.5:8786"`` (see
+        :func:`parqueens.checks.check_scheduler`); None starts a
+        ``LocalCluster`` on 127.0.0.1 (closed at the end).
     n_workers : int or None
         Worker processes of the local cluster (one thread each); None for
         dask's default.
     timeout : float
         Seconds to wait for the scheduler.
     on_lost : callable or None
-        Called with a worker's address when it leaves the cluster during the
-        block (from a helper thread, checking every second); Dask then
-        reschedules its tasks on the others.
+        Called with a worker's address when it has left the cluster during
+        the block (from a helper thread, once the scheduler has still
+        answered :data:`CLUSTER_SETTLE` seconds later: a cluster being shut
+        down loses its workers first); Dask then reschedules its tasks on the
+        others.
+    worker_wait : float or None
+        Seconds to wait for a worker when the cluster has none, at the start
+        or during a run (None: :data:`WORKER_WAIT`; ``math.inf``: for ever).
+        Waiting is logged (logger ``parqueens``, INFO); when the time is up
+        during a run, the run's tasks are cancelled and the run raises
+        :class:`ClusterLost`.
 
     Yields
     ------
@@ -331,12 +388,17 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
 
     Raises
     ------
+    TypeError, ValueError
+        For a ``scheduler`` that is not an address.
     ClusterUnreachable
-        If the scheduler cannot be reached (a :class:`BackendError`).
+        If the scheduler cannot be reached, or has no worker and none joined
+        within ``worker_wait`` seconds (a :class:`BackendError`).
     BackendError
-        If dask.distributed is not installed or the scheduler cannot be
-        reached.
+        If dask.distributed is not installed.
     """
+    if scheduler is not None:
+        scheduler = check_scheduler(scheduler)
+    wait = WORKER_WAIT if worker_wait is None else float(worker_wait)
     try:
         import joblib
         from dask.distributed import Client, LocalCluster
@@ -362,13 +424,20 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
         if cluster is not None:
             cluster.close()
         detail = " ".join(str(exc).split()) or type(exc).__name__
-        if not isinstance(exc, (OSError, TimeoutError)):  # Dask's reading of a stranger
+        if "TLS" in detail:  # tls:// without Dask's TLS configuration (its certificates)
+            detail = f"{detail} (see distributed.comm.tls in Dask's configuration)"
+        elif not isinstance(exc, (OSError, TimeoutError)):  # Dask's reading of a stranger
             detail = "what answers there is not a Dask scheduler"
         raise ClusterUnreachable(f"cannot reach the Dask scheduler {scheduler}: {detail}") from None
-    watch = _watch_workers(client, on_lost) if on_lost is not None else None
+    watch = None
     try:
+        _wait_for_a_worker(client, scheduler, wait)
+        watch = _watch_workers(client, on_lost, wait=wait)
         threads = sum(client.nthreads().values()) or 1
-        with joblib.parallel_config(backend="dask"):
+        # joblib's own wait for workers (at each Parallel call that finds
+        # none) outlasts the watch's, which decides and says why.
+        joblib_wait = min(CLUSTER_SETTLE + wait + 30.0, 1e9)
+        with joblib.parallel_config(backend="dask", wait_for_workers_timeout=joblib_wait):
             yield client, threads
     finally:
         if watch is not None:
@@ -376,6 +445,22 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None):
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _wait_for_a_worker(client, scheduler, wait):
+    """Return once the cluster has a worker; wait up to ``wait`` seconds for
+    one (saying so), then raise :class:`ClusterUnreachable`."""
+    if client.nthreads():
+        return
+    where = f"the Dask scheduler {scheduler}" if scheduler else "the local Dask cluster"
+    _log.info(f"{where} has no worker: waiting up to {wait:g} s for one to join")
+    try:
+        client.wait_for_workers(1, timeout=None if math.isinf(wait) else wait)
+    except TimeoutError:
+        raise ClusterUnreachable(
+            f"{where} has no worker, and none joined within {wait:g} s (start some: "
+            f"dask worker {scheduler or 'ADDRESS'})"
+        ) from None
 
 
 def _connect(client_type, scheduler, timeout):
@@ -402,27 +487,117 @@ def _connect(client_type, scheduler, timeout):
     return box["client"]
 
 
-def _watch_workers(client, on_lost, every=1.0):
-    """Call ``on_lost(address)`` from a helper thread for each worker that
-    leaves the cluster (Dask reschedules its tasks); returns the Event that
-    stops the watch."""
+def _watch_workers(client, on_lost=None, every=None, settle=None, wait=None):
+    """Watch the workers of ``client``'s cluster from a helper thread, every
+    ``every`` seconds (None: :data:`WATCH_EVERY`), and act on what
+    :class:`_WorkersWatch` decides (``settle``, ``wait``: None for
+    :data:`CLUSTER_SETTLE`, :data:`WORKER_WAIT`): call ``on_lost(address)``
+    for a worker that left (Dask reschedules its tasks), log the wait when
+    none is left, and cancel the client's tasks when the wait is over.
+    Stops when the scheduler no longer answers (the run reports that
+    itself, and nothing that was about to be reported is).  Returns the
+    Event that stops the watch."""
+    every = WATCH_EVERY if every is None else every
+    settle = CLUSTER_SETTLE if settle is None else settle
+    wait = WORKER_WAIT if wait is None else wait
     stop = threading.Event()
 
     def workers():
+        if client.status != "running":
+            return None
         try:
-            return set(client.scheduler_info().get("workers", {}))
-        except Exception:  # the scheduler is gone: the run reports that itself
+            return set(client.nthreads())
+        except Exception:  # the scheduler is gone
             return None
 
     def watch():
-        seen = workers() or set()
+        first = workers()
+        if first is None:
+            return
+        state = _WorkersWatch(first, settle, wait)
         while not stop.wait(every):
             now = workers()
-            if now is None:
+            if now is None or stop.is_set():
                 return
-            for address in sorted(seen - now):
-                on_lost(address)
-            seen = now
+            for event, address in state.poll(now, time.monotonic()):
+                if event == "left" and on_lost is not None:
+                    on_lost(address)
+                elif event == "waiting":
+                    _log.info(
+                        f"no Dask worker is left in the cluster: the run waits up to "
+                        f"{wait:g} s for one to join"
+                    )
+                elif event == "joined":
+                    _log.info(f"the Dask worker {address} joined the cluster: the run goes on")
+                elif event == "give_up":
+                    _cancel_tasks(
+                        client,
+                        f"no Dask worker joined the cluster within {wait:g} s after the last "
+                        f"one left",
+                    )
 
     threading.Thread(target=watch, daemon=True, name="parqueens-dask-watch").start()
     return stop
+
+
+class _WorkersWatch:
+    """What the watch of a Dask cluster reports, decided from the workers it
+    finds at each look (no clock or thread of its own: :func:`_watch_workers`
+    feeds it, and so can a test).
+
+    A worker missing for ``settle`` seconds is reported as ``("left",
+    address)``; one back within them (same address) is not.  A cluster
+    without workers for ``settle`` seconds gives ``("waiting", None)``; a
+    worker joining after that gives ``("joined", address)``; no worker for
+    ``wait`` seconds more gives ``("give_up", None)``, and again at every look
+    while there is none (so that tasks submitted meanwhile are cancelled too).
+    """
+
+    def __init__(self, workers, settle, wait):
+        self.seen = set(workers)
+        self.settle, self.wait = settle, wait
+        self.missing = {}  # address -> when it was first missed
+        self.empty_since = None
+        self.waiting = False
+
+    def poll(self, workers, now):
+        """The events of a look at time ``now`` (seconds) that found the
+        worker addresses ``workers``, as a list of ``(event, address)``."""
+        workers = set(workers)
+        events = []
+        for address in self.seen - workers:
+            self.missing.setdefault(address, now)
+        for address, since in sorted(self.missing.items()):
+            if address in workers:
+                del self.missing[address]
+            elif now - since >= self.settle:
+                events.append(("left", address))
+                del self.missing[address]
+        if workers:
+            if self.waiting:
+                events.append(("joined", min(workers - self.seen or workers)))
+            self.empty_since, self.waiting = None, False
+        else:
+            if self.empty_since is None:
+                self.empty_since = now
+            if not self.waiting and now - self.empty_since >= self.settle:
+                self.waiting = True
+                events.append(("waiting", None))
+            if self.waiting and now - self.empty_since >= self.settle + self.wait:
+                events.append(("give_up", None))
+        self.seen = workers
+        return events
+
+
+def _cancel_tasks(client, text):
+    """Cancel every task of ``client``, with :data:`_NO_WORKER` as the reason
+    and ``text`` as the message (which :func:`worker_failure` reports)."""
+    from distributed import Future
+
+    futures = [Future(key, client) for key in list(client.futures)]
+    if not futures:
+        return
+    try:
+        client.cancel(futures, reason=_NO_WORKER, msg=text)
+    except TypeError:  # distributed before 2024.7 gives no reason
+        client.cancel(futures)

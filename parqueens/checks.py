@@ -93,6 +93,58 @@ def check_backend(backend):
     raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
 
 
+#: The protocols of Dask's addresses (its comm backends); ``inproc`` is a
+#: scheduler of the same process (the library's), the others a network's.
+SCHEDULER_PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+# HOST:PORT, the host a name, an IPv4 address or an IPv6 one in brackets.
+_HOST_PORT = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::([0-9]*))?")
+
+
+def check_scheduler(address):
+    """The address of a Dask scheduler, stripped of surrounding blanks:
+    ``PROTOCOL://HOST:PORT`` with a protocol of :data:`SCHEDULER_PROTOCOLS`
+    (``tcp://10.0.0.5:8786``, as ``dask scheduler`` prints it), or
+    ``HOST:PORT`` (Dask's default protocol, tcp); the host a name, an IPv4
+    address or an IPv6 one in brackets (``tcp://[::1]:8786``), the port
+    1..65535.  ``inproc://...`` is taken as it is.
+
+    Whether a scheduler answers there is not checked here (see
+    :func:`parqueens.backends.dask_client`).  ``TypeError`` for a non-str,
+    ``ValueError`` (one line, with the form to give) otherwise.
+    """
+    if not isinstance(address, str):
+        raise TypeError(f"the scheduler address must be a str, got {type(address).__name__}")
+    text = address.strip()
+    if not text:
+        raise ValueError(
+            "the scheduler needs an address such as tcp://HOST:8786 (leave it out to start a "
+            "local cluster)"
+        )
+    form = "give PROTOCOL://HOST:PORT, e.g. tcp://10.0.0.5:8786 as `dask scheduler` prints it"
+    protocol, sep, rest = text.rpartition("://")
+    if sep and protocol not in SCHEDULER_PROTOCOLS:
+        raise ValueError(
+            f"{protocol!r} in {text!r} is not a protocol of Dask addresses (they are "
+            f"{', '.join(SCHEDULER_PROTOCOLS)}): {form}"
+        )
+    if protocol == "inproc" and rest:
+        return text
+    m = _HOST_PORT.fullmatch(rest)
+    if m is None:
+        raise ValueError(f"{text!r} is not the address of a Dask scheduler: {form}")
+    if not m.group(2):
+        raise ValueError(
+            f"the scheduler address {text!r} has no port: give {protocol or 'tcp'}://"
+            f"{m.group(1)}:PORT (a scheduler listens on 8786 unless told otherwise)"
+        )
+    if not 1 <= int(m.group(2)) <= 65535:
+        raise ValueError(
+            f"the port of the scheduler address {text!r} must be 1 to 65535, got {m.group(2)}"
+        )
+    return text
+
+
 def check_format(fmt, allowed=FORMATS):
     """``fmt`` if it is a str among ``allowed`` (``TypeError``/``ValueError``)."""
     if not isinstance(fmt, str):

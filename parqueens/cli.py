@@ -16,6 +16,7 @@ import warnings
 
 from . import checks, methods
 from .names import BACKENDS, FORMATS, METHODS, READABLE_FORMATS, TABLE_EXTENSIONS, VERSION
+from .terminal import above_bars
 
 
 class UsageError(Exception):
@@ -91,6 +92,9 @@ fixed_queens = _checked(lambda v: v, checks.parse_fixed)
 
 #: argparse type for a table's range: ``1-18``, ``8``, ``4,6,8-12``.
 board_range = _checked(lambda v: v, checks.parse_range)
+
+#: argparse type for --scheduler: a Dask scheduler's address.
+scheduler_address = _checked(checks.check_scheduler, str)
 
 
 class _Extend(argparse.Action):
@@ -182,6 +186,7 @@ def _add_run_options(p, *, fixed=True):
     )
     p.add_argument(
         "--scheduler",
+        type=scheduler_address,
         metavar="ADDRESS",
         help="with --backend dask: address of a running scheduler, e.g. "
         "tcp://HOST:8786 (default: start a local cluster)",
@@ -792,7 +797,8 @@ def cmd_table(args):
         streamed = not args.out and not args.json  # Markdown, row by row
         try:
             if streamed:
-                print(_table_header(args.unique), flush=True)
+                with above_bars():  # not into the bar's line on a terminal
+                    print(_table_header(args.unique), flush=True)
             for n in ns:
                 outer.set_postfix_str(f"n={n}")
                 r = run_count(
@@ -809,7 +815,8 @@ def cmd_table(args):
                 rows.append(r)
                 outer.update(min(weights[n], 1.0 - outer.n))
                 if streamed:
-                    print(_table_row(r, args.unique), flush=True)
+                    with above_bars():
+                        print(_table_row(r, args.unique), flush=True)
         finally:
             outer.close()
             if store is not None:
@@ -1044,7 +1051,8 @@ def cmd_solutions(args):
                 arrays=False,
                 spill_dir=os.path.dirname(w.path) if w.path else None,
             ):
-                w.write_many(block)
+                with above_bars(w.path is None):  # not into the bar's line on a terminal
+                    w.write_many(block)
                 if bar is not None:
                     bar.update(len(block))
             if bar is not None:

@@ -24,6 +24,7 @@ from . import small
 from .backends import (
     RunInterrupted,
     Terminated,
+    WorkerDied,
     call_interruptibly,
     parallel,
     plan_jobs,
@@ -687,7 +688,8 @@ def _recheck(plan, held, path, unique, share, jobs, backend):
     # Units stored with their classes may serve a run without them: then
     # the solutions alone are compared.
     classes = units_classified(plan.method, plan.n, unique)
-    for pairs in iter_chunks(sample, jobs=min(jobs, k), unique=unique, backend=backend):
+    chunks = iter_chunks(sample, jobs=min(jobs, k), unique=unique, backend=backend)
+    for pairs in _retold(chunks, [u.id for u in plan.units if u.id not in held]):
         for unit, res in pairs:
             solutions, by_stab, _ = held[unit.id]
             if res.solutions != solutions or (classes and res.by_stab != by_stab):
@@ -699,6 +701,15 @@ def _recheck(plan, held, path, unique, share, jobs, backend):
                     f"{forget_unit_hint(path, plan.n, unit.id)}; --recheck 1 checks them all"
                 )
     return k
+
+
+def _retold(chunks, unit_ids):
+    """The ``chunks`` of a recheck (:func:`iter_chunks`); a lost worker is
+    reported with the run's unfinished units ``unit_ids``, not the sample's."""
+    try:
+        yield from chunks
+    except WorkerDied as exc:
+        raise exc.retold(unit_ids, "while searching stored units again to check them") from None
 
 
 def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, progress):
@@ -903,5 +914,6 @@ def _progress_bar(enabled, desc, units, finished, share_done):
         file=sys.stderr,
         desc=f"{desc} {finished}/{units} units",
         dynamic_ncols=True,
+        leave=None,  # below another bar (a table's), cleared when done
         bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
     )

@@ -459,6 +459,37 @@ def test_worker_killed_mid_run_then_resume(cli, tmp_path):
     assert m and int(m.group(1)) == kept
 
 
+def test_worker_lost_in_the_recheck_counts_the_runs_units(tmp_path, monkeypatch):
+    """A worker lost while a resume searches stored units again (its
+    recheck): the error counts the units the run has left, not the
+    sample's (it said "one of the 1 unfinished units" with 227 left)."""
+    from parqueens import runner
+    from parqueens.backends import WorkerDied
+
+    path = tmp_path / "r.sqlite"
+    params = {"test": "recheck"}
+    with RunStore(path, params) as store:
+        run_count(12, checkpoint=store)
+    db = sqlite3.connect(path)
+    with db:
+        gone = db.execute("SELECT unit_id FROM units ORDER BY unit_id LIMIT 30").fetchall()
+        db.executemany("DELETE FROM units WHERE unit_id = ?", gone)
+    db.close()
+
+    def worker_dies(units, **kwargs):  # the recheck's search, on a worker that dies
+        raise WorkerDied([u.id for u in units])
+        yield
+
+    monkeypatch.setattr(runner, "iter_chunks", worker_dies)
+    with RunStore(path, params) as store, pytest.raises(WorkerDied) as died:
+        run_count(12, checkpoint=store)
+    assert sorted(died.value.unit_ids) == sorted(uid for (uid,) in gone)
+    assert str(died.value).startswith(
+        "a worker process died (killed or out of memory) while searching stored units again "
+        "to check them; 30 units unfinished ("
+    )
+
+
 def test_status_names_fixed_queens(cli, tmp_path):
     ck = tmp_path / "f.db"
     assert cli("count", 8, "--fixed", "0:0", "--checkpoint", ck).stdout == "4\n"

@@ -6,11 +6,14 @@ process: a broken pipe, closed streams, Ctrl-C to a process group, and what
 importing the command loads."""
 
 import json
+import re
 import subprocess
 import sys
 
 import joblib
 import pytest
+
+from parqueens import checks
 
 from cli_helpers import assert_one_line_error, cli_env, popen_cli, run_process
 
@@ -234,6 +237,45 @@ def test_empty_scheduler_refused(cli):
     r = cli("count", 8, "--backend", "dask", "--scheduler", "")
     assert_one_line_error(r)
     assert "needs an address" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "tcp://10.0.0.5:8786",
+        "10.0.0.5:8786",
+        "tls://sched.example.org:8786",
+        "tcp://[::1]:8786",
+        "ws://node-1:8786",
+        "inproc://10.0.0.5/12345/1",
+        " tcp://host_a:1 ",
+    ],
+)
+def test_scheduler_addresses_taken(address):
+    assert checks.check_scheduler(address) == address.strip()
+
+
+@pytest.mark.parametrize(
+    ("address", "says"),
+    [
+        ("not a url", "'not a url' is not the address of a Dask scheduler: give PROTOCOL://"),
+        ("tcp://", "'tcp://' is not the address of a Dask scheduler"),
+        ("10.0.0.5", "'10.0.0.5' has no port: give tcp://10.0.0.5:PORT"),
+        ("tls://h", "'tls://h' has no port: give tls://h:PORT"),
+        ("http://h:80", "'http' in 'http://h:80' is not a protocol of Dask addresses"),
+        ("tcp://h:0", "must be 1 to 65535, got 0"),
+        ("tcp://h:99999", "must be 1 to 65535, got 99999"),
+    ],
+)
+def test_scheduler_addresses_refused(cli, address, says):
+    # A usage error (exit 2) in one line, before anything connects; the
+    # library raises the same ValueError.
+    r = cli("count", 8, "--backend", "dask", "--scheduler", address)
+    assert_one_line_error(r)
+    assert r.stderr.startswith("parqueens: error: count: argument --scheduler: ")
+    assert says in r.stderr
+    with pytest.raises(ValueError, match=re.escape(says)):
+        checks.check_scheduler(address)
 
 
 def test_estimate_names_the_jobs_the_run_uses(cli):

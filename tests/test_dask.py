@@ -1,9 +1,11 @@
 """The Dask backend: counts on a LocalCluster (through the command line and
-the library), tables, checkpoints, a cluster of its own, and bad
-scheduler options.  The commands run in-process through ``cli.main``
-(fixture ``cli``), except two subprocesses: the wait for an unreachable
-scheduler (in the background, overlapping the other tests) and the run
-whose worker is killed."""
+the library), tables, checkpoints, a cluster of its own, bad scheduler
+options, and clusters that lose their workers or scheduler.  The commands
+run in-process through ``cli.main`` (fixture ``cli``; waits shortened
+through the module constants of parqueens.backends), except three
+subprocesses: the wait for an unreachable scheduler (in the background,
+overlapping the other tests), the run whose worker is killed and the run
+whose scheduler is closed."""
 
 import json
 import os
@@ -18,7 +20,15 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from parqueens.backends import BackendError, _watch_workers, dask_client  # noqa: E402
+from parqueens import backends  # noqa: E402
+from parqueens.backends import (  # noqa: E402
+    BackendError,
+    ClusterLost,
+    _watch_workers,
+    _WorkersWatch,
+    dask_client,
+    worker_failure,
+)
 from parqueens.runner import run_count  # noqa: E402
 from parqueens.store import RunStore  # noqa: E402
 
@@ -232,7 +242,7 @@ def test_worker_lost_mid_run(tmp_path):
         lost = []
         with distributed.Client(cluster) as client:
             pids = client.run(os.getpid)
-            watch = _watch_workers(client, lost.append, every=0.2)
+            watch = _watch_workers(client, lost.append, every=0.2, settle=0.5)
             assert proc.poll() is None and pids, "the run ended before a worker could be killed"
             address, pid = sorted(pids.items())[0]
             psutil.Process(pid).kill()
@@ -252,13 +262,15 @@ def test_worker_lost_mid_run(tmp_path):
 
 def test_scheduler_lost_mid_run(tmp_path):
     """The scheduler gone mid-run: one line, exit 3 (the cluster is not
-    there), the exact command to resume, and the finished units kept."""
+    there), the exact command to resume, and the finished units kept.  The
+    cluster closes its workers first (1 to 4 s before the scheduler): they
+    are not reported as workers that left (CLUSTER_SETTLE, 10 s)."""
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
     )
     ck = tmp_path / "gone.sqlite"
     args = ["count", 18, "--backend", "dask", "--scheduler", cluster.scheduler_address]
-    proc = popen_cli([*args, "--checkpoint", ck, "--quiet"])
+    proc = popen_cli([*args, "--checkpoint", ck])  # notes on
     try:
         assert _wait_for_a_unit(proc, ck) and proc.poll() is None, "no unit stored in time"
     finally:
@@ -266,9 +278,122 @@ def test_scheduler_lost_mid_run(tmp_path):
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 3, (proc.returncode, err)
     assert out == "" and "Traceback" not in err
-    assert len(err.strip().splitlines()) == 1, err
-    assert "connection to the Dask scheduler was lost" in err
-    assert f"--checkpoint {ck} --quiet` again to resume" in err
+    lines = err.strip().splitlines()
+    assert not [line for line in lines if "worker" in line and "error" not in line], err
+    assert "connection to the Dask scheduler was lost" in lines[-1]
+    assert f"--checkpoint {ck}` again to resume" in lines[-1]
+
+
+def test_scheduler_without_workers(cli, monkeypatch):
+    """A scheduler without workers: the run says it waits (WORKER_WAIT,
+    lowered here), then stops in one line with exit 3 (the cluster is not
+    there), as for an unreachable scheduler."""
+    monkeypatch.setattr(backends, "WORKER_WAIT", 0.5)
+    with distributed.LocalCluster(
+        n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address
+        r = cli("count", 10, "--backend", "dask", "--scheduler", address)
+    assert r.returncode == 3 and r.stdout == ""
+    assert r.stderr.splitlines() == [  # the note (not with --quiet), the error
+        f"parqueens: the Dask scheduler {address} has no worker: waiting up to 0.5 s for one "
+        "to join",
+        f"parqueens: error: the Dask scheduler {address} has no worker, and none joined "
+        f"within 0.5 s (start some: dask worker {address})",
+    ]
+
+
+def test_every_worker_gone_mid_run(cli, tmp_path, monkeypatch):
+    """Every worker gone during a run: the run says that none is left and
+    that it waits (WORKER_WAIT, after CLUSTER_SETTLE: lowered here), then
+    stops with exit 3, the run's unfinished units and the command to
+    resume, the finished units kept."""
+    monkeypatch.setattr(backends, "CLUSTER_SETTLE", 0.3)
+    monkeypatch.setattr(backends, "WORKER_WAIT", 0.5)
+    monkeypatch.setattr(backends, "WATCH_EVERY", 0.1)
+    ck = tmp_path / "empty.sqlite"
+    # A worker of this process (started at once), with two threads (joblib
+    # runs a cluster of one thread in the caller).
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        ran = threading.Event()
+
+        def remove_the_workers():  # as a cluster manager scaling it to none
+            end = time.monotonic() + 120
+            while not ran.is_set() and time.monotonic() < end and not _stored_units(ck):
+                time.sleep(0.02)
+            cluster.scale(0)
+
+        remover = threading.Thread(target=remove_the_workers, daemon=True)
+        remover.start()
+        argv = ["count", 17, "--backend", "dask", "--scheduler", cluster.scheduler_address]
+        r = cli(*argv, "--checkpoint", ck)
+        ran.set()
+        remover.join(30)
+    assert r.returncode == 3 and r.stdout == "", r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert (
+        "parqueens: no Dask worker is left in the cluster: the run waits up to 0.5 s for one "
+        "to join"
+    ) in lines
+    last = lines[-1]
+    assert last.startswith(
+        "parqueens: error: no Dask worker joined the cluster within 0.5 s after the last one left; "
+    ), r.stderr
+    status = json.loads(cli("status", ck, "--json").stdout)["sizes"][0]
+    left = status["units_total"] - status["units_done"]
+    assert status["units_done"] >= 1 and f"; {left} units unfinished (d4/17/" in last
+    command = " ".join(map(str, [*argv, "--checkpoint", ck]))
+    assert last.endswith(f"kept in {ck}: run `parqueens {command}` again to resume")
+
+
+def _stored_units(path):
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.2)
+        try:
+            return db.execute("SELECT count(*) FROM units").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return 0
+
+
+def test_watch_reports_what_lasts():
+    """What the watch of the workers reports, look by look (seconds): only
+    what lasted CLUSTER_SETTLE with the scheduler answering; the wait; the
+    give-up, repeated while no worker is there."""
+    w = _WorkersWatch({"a", "b"}, settle=10, wait=60)
+    assert w.poll({"b"}, 1) == []  # a is missing...
+    assert w.poll({"b"}, 10.9) == []
+    assert w.poll({"b"}, 11) == [("left", "a")]  # ...for 10 s: it left
+    assert w.poll({"b", "a2"}, 12) == []  # a worker joining is no news
+    assert w.poll(set(), 13) == []  # all gone (a cluster shut down looks so at first)
+    assert w.poll(set(), 22.9) == []
+    assert w.poll(set(), 23) == [("left", "a2"), ("left", "b"), ("waiting", None)]
+    assert w.poll(set(), 82.9) == []
+    assert w.poll(set(), 83) == [("give_up", None)]
+    assert w.poll(set(), 84) == [("give_up", None)]  # the tasks submitted since too
+    assert w.poll({"c"}, 85) == [("joined", "c")]
+    assert w.poll({"c"}, 86) == []
+    # A worker back at its address in time is no news; neither is an empty
+    # cluster whose scheduler goes (the watch then stops: no more looks).
+    w = _WorkersWatch({"a"}, settle=10, wait=60)
+    assert w.poll(set(), 1) == [] and w.poll({"a"}, 5) == [] and w.poll({"a"}, 20) == []
+
+
+def test_cancelled_for_no_worker_is_reported_as_such():
+    # The watch cancels a run's tasks with its reason and message (Dask's
+    # FutureCancelledError carries them): a lost cluster, exit 3, in its words.
+    exc = distributed.client.FutureCancelledError("k", backends._NO_WORKER, "none for 60 s")
+    lost = worker_failure(exc, ["d4/18/8.1", "d4/18/8.2"])
+    assert isinstance(lost, ClusterLost)
+    assert str(lost) == "none for 60 s; 2 units unfinished (d4/18/8.1, d4/18/8.2)"
 
 
 def test_address_that_is_not_a_scheduler(cli):

@@ -1,0 +1,50 @@
+"""Results and progress bars on one terminal.
+
+tqdm draws its bars on stderr, redrawing a line in place with ``\\r`` (and
+moving the cursor up for nested bars).  When stdout is the same terminal,
+a result printed while a bar is shown starts in the bar's line and the next
+redraw overwrites it: ``n=6:   0%|...| 0.00/4.00 [00:00<?, ?sol/s]1`` and
+then `` 3 5 0 2 4``.  :func:`above_bars` clears the bars before results are
+written and draws them again below, only in that case: to a pipe, a file or
+another terminal, stdout gets the same bytes and stderr no redraws.
+"""
+
+import os
+import sys
+from contextlib import contextmanager
+
+
+def same_terminal(a, b):
+    """Whether the streams ``a`` and ``b`` are one terminal (both ttys, one
+    device): what is written to one lands among the lines of the other."""
+    try:
+        return (
+            a.isatty()
+            and b.isatty()
+            and os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno()))
+        )
+    except (AttributeError, OSError, ValueError):  # no file behind it, or closed
+        return False
+
+
+@contextmanager
+def above_bars(active=True):
+    """Inside this block, results written to ``sys.stdout`` go above the
+    progress bars shown on the same terminal (tqdm's
+    ``external_write_mode``: the bars are cleared, the results written and
+    flushed, the bars drawn again below them); elsewhere, or unless
+    ``active`` (say, when the results go to a file), a no-op."""
+    tqdm = sys.modules.get("tqdm")  # not loaded: no bar is shown
+    if (
+        not active
+        or tqdm is None
+        or not getattr(tqdm.tqdm, "_instances", None)
+        or not same_terminal(sys.stdout, sys.stderr)
+    ):
+        yield
+        return
+    with tqdm.tqdm.external_write_mode(file=sys.stdout):
+        try:
+            yield
+        finally:
+            sys.stdout.flush()  # before the bars come back

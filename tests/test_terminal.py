@@ -1,0 +1,158 @@
+"""Results and progress bars on one terminal (parqueens.terminal).
+
+The commands run in one fresh interpreter whose stdin, stdout and stderr
+are a real pseudo-terminal, as in a shell; what the terminal then shows is
+rebuilt from the bytes it received (carriage returns, line feeds, tqdm's
+cursor-up, colours dropped), and every result line must stand there whole,
+on a line of its own, in order.  With pipes (the other tests) nothing of
+this shows: the bars' redraws only collide with results on a terminal."""
+
+import fcntl
+import os
+import pty
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+from parqueens.pictures import terminal_board
+from parqueens.terminal import above_bars, same_terminal
+
+from cli_helpers import cli_env
+from naive import A000170
+
+_ESCAPE = re.compile(r"\x1b\[([0-9;]*)([A-Za-z])")
+
+
+def _run_on_terminal(argvs, columns=80, timeout=120):
+    """Run ``cli.main(argv)`` for each of ``argvs`` in one fresh interpreter
+    on a pseudo-terminal ``columns`` wide (colours on); returns its exit
+    code and everything it wrote, decoded."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    code = (
+        "import sys\n"
+        "from parqueens.cli import main\n"
+        f"for argv in {argvs!r}:\n"
+        "    if main(argv):\n"
+        "        sys.exit(f'{argv} failed')\n"
+    )
+    env = cli_env() | {"TERM": "xterm-256color", "PYTHONIOENCODING": "utf-8"}
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    shown = bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            if not select.select([master], [], [], 1.0)[0]:
+                continue
+            try:
+                data = os.read(master, 1 << 16)
+            except OSError:  # EIO: the process closed the terminal (it ended)
+                break
+            if not data:
+                break
+            shown += data
+    finally:
+        os.close(master)
+        if proc.poll() is None and time.monotonic() >= deadline:
+            proc.kill()
+    return proc.wait(timeout=30), shown.decode("utf-8")
+
+
+def _screen(text):
+    """The lines a terminal shows after receiving ``text``, colours dropped
+    and trailing blanks stripped: ``\\r`` goes back to the line's start,
+    ``\\n`` down a line, ``ESC[nA`` up n lines; other escapes fail."""
+    lines, row, col, i = [[]], 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\x1b":
+            m = _ESCAPE.match(text, i)
+            assert m and m.group(2) in "Am", f"unexpected escape {text[i : i + 8]!r}"
+            if m.group(2) == "A":
+                row = max(0, row - int(m.group(1) or 1))
+            i = m.end()
+            continue
+        if ch == "\r":
+            col = 0
+        elif ch == "\n":
+            row += 1
+            lines += [[] for _ in range(row + 1 - len(lines))]
+        else:
+            line = lines[row]
+            line += [" "] * (col + 1 - len(line))
+            line[col] = ch
+            col += 1
+        i += 1
+    return ["".join(line).rstrip() for line in lines]
+
+
+def _in_order(screen, expected):
+    """Assert that each of ``expected`` (a str: the whole line; a pattern:
+    a full match) is a line of ``screen``, in this order."""
+    rest = iter(enumerate(screen))
+    for want in expected:
+        for _, line in rest:
+            if want.fullmatch(line) if isinstance(want, re.Pattern) else line == want:
+                break
+        else:
+            raise AssertionError(
+                f"{want!r} is not a whole line (in order) of:\n" + "\n".join(screen)
+            )
+
+
+def test_results_stand_whole_beside_progress_bars(cli, tmp_path):
+    sols = tmp_path / "s8.perm"
+    assert cli("solutions", 8, "--out", sols).returncode == 0
+    verify = [str(sols), "--complete"]
+    code, shown = _run_on_terminal(
+        [
+            ["solutions", "6", "--progress"],
+            ["solutions", "5", "--format", "board", "--progress"],
+            ["table", "4-6"],  # its bar alone: the sizes are counted without units
+            ["table", "11-12"],  # and the bar of each size below it
+            ["count", "12", "--progress"],
+            ["verify", *verify, "--progress"],
+        ]
+    )
+    screen = _screen(shown)
+    assert code == 0, "\n".join(screen)
+    # The text lines as they reach a pipe, the pictures as drawn (colours dropped).
+    listed = cli("solutions", 6).stdout.splitlines()
+    boards = [
+        _ESCAPE.sub("", row).rstrip()
+        for line in cli("solutions", 5).stdout.splitlines()
+        for row in terminal_board([int(c) for c in line.split()]).splitlines()
+    ]
+    head = ["| n | total | method | units | seconds |", "|---|---|---|---|---|"]
+    rows = [re.compile(rf"\| {n} \| {A000170[n]} \| \w+ \| \d+ \| [\d.]+ \|") for n in (4, 5, 6)]
+    rows2 = [re.compile(rf"\| {n} \| {A000170[n]} \| d4 \| \d+ \| [\d.]+ \|") for n in (11, 12)]
+    report = cli("verify", *verify).stdout.strip()
+    _in_order(screen, [*listed, *boards, *head, *rows, *head, *rows2, "14200", report])
+    # The bar of each size below the table's is cleared when done (count's stays).
+    table = screen[: screen.index("14200")]
+    assert not [line for line in table if line.startswith("n=11 ")], "\n".join(screen)
+
+
+def test_above_bars_is_nothing_off_a_terminal(capfd):
+    # Pipes (the test's capture): the result as it is, no bar cleared or drawn.
+    from tqdm import tqdm
+
+    assert not same_terminal(sys.stdout, sys.stderr)
+    with tqdm(total=3, file=sys.stderr):
+        capfd.readouterr()
+        with above_bars():
+            print("1 3 0 2")
+        assert capfd.readouterr() == ("1 3 0 2\n", "")
