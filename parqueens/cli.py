@@ -476,7 +476,7 @@ def _check_split_depth(args):
     try:
         jobs = plan_jobs(args.jobs, args.backend if args.backend != "dask" else "threads")
         for n in ns:
-            method = methods.resolve_method(args.method, n, fixed, args.unique)
+            method = methods.resolve_method(args.method, n, fixed, args.unique, depth)
             default = auto_depth(n, method, jobs, fixed)
             if depth > default + 2:
                 _note(
@@ -559,9 +559,12 @@ def _open_store(args, command, ns):
         store.check_identity(identity)
         for n in ns:
             store.check_size(n)
+            method = methods.resolve_method(
+                args.method, n, fixed, args.unique, args.split_depth, getattr(args, "nodes", False)
+            )
+            store.check_method(n, method)
             if args.split_depth is not None:
                 store.check_depth(n, args.split_depth)
-            method = methods.resolve_method(args.method, n, fixed, args.unique)
             store.check_classified(n, methods.units_classified(method, n, args.unique))
         store.claim(identity)  # another run's file is refused before any output
     except BaseException:
@@ -580,12 +583,23 @@ def _keep_checkpoint_method(args):
     if not os.path.getsize(path):
         return
     from .runner import method_of
-    from .store import RunStore
+    from .store import CheckpointError, RunStore
 
-    with RunStore(path) as store:  # read only: --estimate creates nothing
-        method = method_of(store, None)
-    if method is not None:
-        args.method = method
+    try:
+        with RunStore(path) as store:  # read only: --estimate creates nothing
+            method = method_of(store, None)
+    except CheckpointError:
+        return  # refused with the run's own words when the run opens it
+    if method is None:
+        return
+    args.method = method
+    ns = [args.n] if args.command == "count" else args.range
+    search = args.split_depth, getattr(args, "nodes", False)
+    try:
+        same = all(methods.resolve_method(None, n, (), False, *search) == method for n in ns)
+    except ValueError:
+        same = False
+    if not same:  # the default would count some size otherwise
         _note(args, f"{path} holds a count by {method}: going on with {method}")
 
 

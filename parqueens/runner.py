@@ -547,6 +547,7 @@ def _run(
         checkpoint.check_identity(identity)
         if split_depth is None:
             split_depth = checkpoint.run_depth(n)
+        checkpoint.check_method(n, method)
         checkpoint.check_depth(n, split_depth)
         checkpoint.check_classified(n, units_classified(method, n, unique))
         checkpoint.claim(identity)

@@ -667,6 +667,23 @@ class RunStore:
         method = (stored or self.params).get("method")
         return method if isinstance(method, str) else None
 
+    def check_method(self, n, method):
+        """Refuse a run of n by ``method`` when the units of n stored in the
+        file were counted by another method (their ids begin with it), e.g.
+        a size counted by the join, asked again with a split depth, which
+        only the search methods have.
+
+        Raises :class:`CheckpointError`."""
+        with self._sqlite_errors("read"):
+            row = self.db.execute("SELECT unit_id FROM units WHERE n = ? LIMIT 1", (n,)).fetchone()
+        stored = row[0].split("/", 1)[0] if row else None
+        if stored is not None and stored != method:
+            raise CheckpointError(
+                f"{self.path}: n = {n} was counted there by {stored}, not {method}; use the "
+                f"same method (without --split-depth or --nodes, which ask for a search, if it "
+                f"is the join) or another file"
+            )
+
     def check_depth(self, n, split_depth):
         """Refuse a split depth for n other than the one recorded in the file
         (a run recorded without work units, depth 0, has none to refuse).

@@ -172,7 +172,7 @@ def test_library_and_command_line_share_checkpoints(cli, tmp_path):
     d = json.loads(r.stdout)
     assert d["total"] == A000170[12] and d["resumed"] == d["units"]
     r = cli("status", path)
-    assert r.returncode == 0 and "n = 12: " in r.stdout and "done: total 14200" in r.stdout
+    assert r.returncode == 0 and "n = 12 (join): " in r.stdout and "done: total 14200" in r.stdout
     with RunStore(path, {}) as store:  # and back: the command line's units
         assert run_count(13, checkpoint=store).total == A000170[13]
 

@@ -224,7 +224,9 @@ def _children(pid):
 
 @pytest.mark.parametrize("backend", ["threads", "loky"])
 def test_cli_sigint_without_checkpoint(tmp_path, backend):
-    p = popen_cli(["count", 17, "--jobs", 2, "--quiet", "--backend", backend], new_session=True)
+    # d4: a search long enough to be interrupted
+    args = ["count", 17, "--jobs", 2, "--quiet", "--backend", backend, "--method", "d4"]
+    p = popen_cli(args, new_session=True)
     try:
         # Wait until the run is under way (worker processes started), not still
         # importing; then interrupt the main process (`kill -INT PID`).
@@ -259,13 +261,14 @@ def test_cli_sigint_without_checkpoint(tmp_path, backend):
 
 @pytest.fixture(scope="module")
 def real_checkpoints(tmp_path_factory):
-    """Finished checkpoints of `count 12`, `table 8-9`, `count 13`, `table 1-5`,
-    `count 9 --method mirror`."""
+    """Finished checkpoints of `count 12`, `table 8-9`, `count 13 --method d4`,
+    `count 13` (the join), `table 1-5`, `count 9 --method mirror`."""
     d = tmp_path_factory.mktemp("real_cp")
     for name, args in [
         ("count12", ["count", "12"]),
         ("table", ["table", "8-9"]),
-        ("count13", ["count", "13"]),
+        ("count13", ["count", "13", "--method", "d4"]),
+        ("join13", ["count", "13"]),
         ("tiny", ["table", "1-5"]),
         ("mirror9", ["count", "9", "--method", "mirror"]),
     ]:
@@ -341,7 +344,7 @@ def test_refusal_leaves_file_unchanged(real_checkpoints, cli, tmp_path, case):
 # ------------------------------------------------------------------ status
 
 
-_STATUS_LINE = re.compile(r"n = (\d+): (\d+)/(\d+) units")
+_STATUS_LINE = re.compile(r"n = (\d+) \(\w+\): (\d+)/(\d+) units")
 
 
 def test_status_finished(real_checkpoints, cli):
@@ -372,15 +375,16 @@ def test_status_finished_table_with_tiny_sizes(real_checkpoints, cli):
     r = cli("status", real_checkpoints / "tiny.sqlite")
     assert r.returncode == 0, r.stderr
     for n in range(1, 6):
-        lines = [line for line in r.stdout.splitlines() if line.startswith(f"n = {n}:")]
+        lines = [line for line in r.stdout.splitlines() if line.startswith(f"n = {n} (")]
         assert len(lines) == 1, r.stdout
         assert "not started" not in lines[0], r.stdout
         assert re.search(rf"total {A000170[n]}\b", lines[0]), r.stdout
 
 
-def test_status_partial(real_checkpoints, cli, tmp_path):
+@pytest.mark.parametrize("made", ["count13", "join13"])
+def test_status_partial(real_checkpoints, cli, tmp_path, made):
     path = tmp_path / "partial.sqlite"
-    shutil.copy(real_checkpoints / "count13.sqlite", path)
+    shutil.copy(real_checkpoints / f"{made}.sqlite", path)
     db = sqlite3.connect(path)
     with db:
         depth, units_total = db.execute(
@@ -398,7 +402,10 @@ def test_status_partial(real_checkpoints, cli, tmp_path):
             (checksum,),
         )
     db.close()
-    missing = sum(8 * int(a) + 4 * int(b) + 2 * int(c) + int(e) for _, _, a, b, c, e in gone)
+    if made == "join13":  # a join unit's count is its share of the total
+        missing = sum(int(sol) for _, sol, *_ in gone)
+    else:  # a d4 unit's classes, each weighed by its orbit size
+        missing = sum(8 * int(a) + 4 * int(b) + 2 * int(c) + int(e) for _, _, a, b, c, e in gone)
     r = cli("status", path)
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
@@ -450,7 +457,7 @@ def test_worker_killed_mid_run_then_resume(cli, tmp_path):
     assert proc.returncode == 1, (out, err)
     lines = [ln for ln in err.strip().splitlines() if ln.startswith("parqueens")]
     assert len(lines) == 1 and "worker process died" in lines[0], err
-    assert re.search(r"d4/16/[\d.]+", lines[0]) and str(ck) in lines[0]
+    assert re.search(r"join/16/e/[0-9a-f]+", lines[0]) and str(ck) in lines[0]
     kept = _stored_units(ck)
     assert kept >= 1
     r = cli("count", 16, "--jobs", 2, "--checkpoint", ck)
@@ -650,7 +657,7 @@ def test_runs_over_a_day_asked_on_a_terminal(monkeypatch, capsys, tmp_path):
     from parqueens.runner import CountResult
 
     def huge(n, **kw):
-        return {"seconds": 5e6, "jobs": 2, "nodes": 1e20, "rate": 1e8}
+        return {"seconds": 5e6, "jobs": 2, "nodes": 1e20, "rate": 1e8, "method": "d4"}
 
     monkeypatch.setattr(runner, "estimate", huge)
     monkeypatch.setattr(runner, "run_count", lambda n, **kw: CountResult(n, 42))
@@ -698,7 +705,7 @@ def test_checkpoint_serves_every_command_of_its_work(cli, tmp_path):
     r = cli("count", 11, "--checkpoint", path, "--json")
     assert json.loads(r.stdout)["resumed"] == json.loads(r.stdout)["units"]
     r = cli("status", path)
-    assert r.returncode == 0 and "n = 13: " in r.stdout
+    assert r.returncode == 0 and "n = 13 (join): " in r.stdout
 
 
 def test_plain_units_without_classes_serve_only_counts_without_unique(cli, tmp_path):

@@ -50,8 +50,15 @@ def test_repeated_fixed_add_up(cli):
 def test_checkpoint_with_the_defaults_named(cli, tmp_path):
     """Naming the default method, or the depth the first run chose, is the
     same run; another depth is refused and changes nothing."""
+    joined = tmp_path / "j.sqlite"
+    first = cli("count", 12, "--checkpoint", joined, "--json", "--jobs", 1)
+    assert json.loads(first.stdout)["method"] == "join"
+    again = json.loads(
+        cli("count", 12, "--method", "join", "--checkpoint", joined, "--json").stdout
+    )
+    assert again["total"] == 14200 and again["resumed"] == again["units"] > 0
     ck = tmp_path / "c.sqlite"
-    first = cli("count", 12, "--checkpoint", ck, "--json", "--jobs", 1)
+    first = cli("count", 12, "--method", "d4", "--checkpoint", ck, "--json", "--jobs", 1)
     depth = json.loads(first.stdout)["split_depth"]
     again = cli(
         "count",
@@ -86,9 +93,13 @@ def test_more_jobs_than_cores_warns(cli):
 
 
 def test_estimate_json(cli):
-    r = cli("count", 14, "--estimate", "--json", "--jobs", 1)
+    r = cli("count", 14, "--estimate", "--json", "--jobs", 1, "--method", "d4")
     d = json.loads(r.stdout)
     assert d["n"] == 14 and d["jobs"] == 1 and d["estimate_seconds"] > 0 and d["nodes"] > 0
+    assert (d["method"], d["units"] > 0) == ("d4", True)
+    d = json.loads(cli("count", 14, "--estimate", "--json", "--jobs", 1).stdout)
+    assert (d["method"], d["nodes"], d["nodes_per_second"]) == ("join", None, None)
+    assert d["estimate_seconds"] > 0 and d["units"] > 0
 
 
 def test_verify_beyond_the_table_refused_first(cli):

@@ -333,6 +333,7 @@ def test_every_worker_gone_mid_run(cli, tmp_path, monkeypatch):
         remover = threading.Thread(target=remove_the_workers, daemon=True)
         remover.start()
         argv = ["count", 17, "--backend", "dask", "--scheduler", cluster.scheduler_address]
+        argv += ["--method", "d4"]  # a search long enough to lose its workers
         r = cli(*argv, "--checkpoint", ck)
         ran.set()
         remover.join(30)

@@ -41,11 +41,16 @@ def test_library_refuses_a_checkpoint_of_another_run(tmp_path, cli):
         with pytest.raises(CheckpointError, match="without --unique"):
             run_count(10, method="mirror", unique=True, checkpoint=store)
         with pytest.raises(CheckpointError, match="method: 'mirror' there, 'd4' now"):
-            run_count(10, checkpoint=store)
+            run_count(10, method="d4", checkpoint=store)
+        # without a method, the file keeps its own
+        kept = run_count(10, checkpoint=store)
+        assert (kept.method, kept.total, kept.resumed) == ("mirror", A000170[10], kept.units)
 
 
 def test_run_identity_names_the_default():
-    assert run_identity(None, False, ()) == run_identity("d4", False, ())
+    # the default: the join where it serves, d4 elsewhere, named "join"
+    assert run_identity(None, False, ()) == run_identity("join", False, ())
+    assert run_identity(None, False, ())["method"] == "join" != run_identity("d4", False, ())
     assert run_identity(None, False, [(1, 2), (0, 0)]) == {
         "method": "plain",
         "unique": False,
@@ -198,18 +203,18 @@ def test_checkpoint_identity_one_form(tmp_path, cli):
         with pytest.raises(CheckpointError, match="opened for reading only"):
             run_count(10, checkpoint=store)
     with RunStore(cp, params) as store:
-        with pytest.raises(CheckpointError, match="method: 'd4' there, 'mirror' now"):
+        with pytest.raises(CheckpointError, match="method: 'join' there, 'mirror' now"):
             run_count(10, method="mirror", checkpoint=store)
         run_count(11, checkpoint=store)  # another size of the same run
     status = cli("status", cp)
     assert status.returncode == 0
-    assert "n = 10: " in status.stdout and "n = 11: " in status.stdout
+    assert "n = 10 (join): " in status.stdout and "n = 11 (join): " in status.stdout
 
 
 def test_status_names_ranges_with_gaps(tmp_path, cli):
     ck = tmp_path / "t.db"
     assert cli("table", "4,6,8-9", "--checkpoint", ck, "-q").returncode == 0
-    assert "method=d4, n = 4,6,8-9\n" in cli("status", ck).stdout
+    assert "method=join, n = 4,6,8-9\n" in cli("status", ck).stdout
 
 
 def test_second_interrupt_keeps_the_progress(tmp_path):
@@ -300,7 +305,7 @@ def test_status_json(cli, tmp_path):
     ck = tmp_path / "s.db"
     assert cli("table", "10-11", "--checkpoint", ck, "-q").returncode == 0
     d = json.loads(cli("status", ck, "--json").stdout)
-    assert (d["method"], d["fixed"]) == ("d4", [])
+    assert (d["method"], d["fixed"]) == ("join", [])
     assert [(z["n"], z["done"], z["total"], z["fundamental"]) for z in d["sizes"]] == [
         (10, True, 724, 92),
         (11, True, 2680, 341),

@@ -32,7 +32,7 @@ def _check_rows(rows, ns, unique):
             assert int(r["fundamental"]) == A002562[n], r
         else:
             assert "fundamental" not in r
-        assert r["method"] in ("d4", "mirror", "plain")
+        assert r["method"] in ("join", "d4", "mirror", "plain")
         assert int(r["units"]) >= 0
         assert float(r["seconds"]) >= 0
 
@@ -143,14 +143,21 @@ def test_checkpoint_depth_conflict_refused_before_any_row(cli, tmp_path):
     # The checkpoint recorded other split depths: refused before the header,
     # not after the rows that fit.
     ck = tmp_path / "t.db"
-    first = cli("table", "8-11", "--checkpoint", ck, "--quiet")
+    first = cli("table", "8-11", "--checkpoint", ck, "--quiet", "--method", "d4")
     assert first.returncode == 0, first.stderr
     r = cli("table", "8-11", "--checkpoint", ck, "--split-depth", 3)
     assert r.returncode == 2 and r.stdout == ""
     assert "leave out the split depth (--split-depth)" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
-    again = cli("table", "8-11", "--checkpoint", ck)
-    assert again.returncode == 0 and "| 11 | 2680 |" in again.stdout
+    again = cli("table", "8-11", "--checkpoint", ck)  # goes on with the file's d4
+    assert again.returncode == 0 and "| 11 | 2680 | d4 |" in again.stdout
+    assert again.stderr == f"parqueens: {ck} holds a count by d4: going on with d4\n"
+    # A size counted by the join has no split depth: refused before any row too.
+    joined = tmp_path / "j.db"
+    assert cli("table", "8-9", "--checkpoint", joined, "--quiet").returncode == 0
+    r = cli("table", "8-9", "--checkpoint", joined, "--split-depth", 3)
+    assert r.returncode == 2 and r.stdout == "" and len(r.stderr.splitlines()) == 1
+    assert "n = 8 was counted there by join, not d4" in r.stderr
     # Sizes without work units record depth 0; the same command runs again.
     small = tmp_path / "s.db"
     for _ in range(2):

@@ -138,7 +138,7 @@ def test_results_stand_whole_beside_progress_bars(cli, tmp_path):
     ]
     head = ["| n | total | method | units | seconds |", "|---|---|---|---|---|"]
     rows = [re.compile(rf"\| {n} \| {A000170[n]} \| \w+ \| \d+ \| [\d.]+ \|") for n in (4, 5, 6)]
-    rows2 = [re.compile(rf"\| {n} \| {A000170[n]} \| d4 \| \d+ \| [\d.]+ \|") for n in (11, 12)]
+    rows2 = [re.compile(rf"\| {n} \| {A000170[n]} \| join \| \d+ \| [\d.]+ \|") for n in (11, 12)]
     report = cli("verify", *verify).stdout.strip()
     _in_order(screen, [*listed, *boards, *head, *rows, *head, *rows2, "14200", report])
     # The bar of each size below the table's is cleared when done (count's stays).

@@ -1,0 +1,155 @@
+"""The join as counts run it: the default method where it serves, its
+classes by Burnside's lemma against d4's classification, its work units in
+checkpoints (interrupted, resumed, rechecked), the checkpoint that keeps its
+method, and what asks for a search instead."""
+
+import json
+
+import pytest
+
+import parqueens
+from parqueens import methods
+from parqueens.backends import RunInterrupted
+from parqueens.names import JOIN_MAX_N, JOIN_MIN_N
+from parqueens.runner import run_count
+from parqueens.store import RunStore
+
+from cli_helpers import assert_one_line_error
+from naive import A000170, A002562
+
+# ---------------------------------------------------------------- the method
+
+
+def test_default_method_by_size():
+    assert methods.resolve_method(None, 16) == "join"
+    assert methods.resolve_method(None, JOIN_MAX_N + 1) == "d4"
+    assert methods.resolve_method(None, 3) == "plain"
+    # what asks for a search gets one
+    assert methods.resolve_method(None, 16, split_depth=3) == "d4"
+    assert methods.resolve_method(None, 16, nodes=True) == "d4"
+    assert methods.resolve_method(None, 16, fixed=[(0, 0)]) == "plain"
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["count", 22, "--method", "join"], "the join counts n = 4..21, not n = 22"),
+        (["count", 3, "--method", "join"], "the join counts n = 4..21, not n = 3"),
+        (["count", 12, "--method", "join", "--split-depth", 3], "the join has no split depth"),
+        (["count", 12, "--method", "join", "--nodes"], "--nodes counts a search's nodes"),
+        (["count", 12, "--method", "join", "--fixed", "0:0"], "method join cannot be used"),
+        (["table", "20-22", "--method", "join"], "not n = 22"),
+    ],
+)
+def test_join_refused_where_it_does_not_serve(cli, args, words):
+    r = cli(*args)
+    assert_one_line_error(r)
+    assert words in r.stderr
+
+
+@pytest.mark.parametrize("n", range(JOIN_MIN_N, 14))
+def test_counts_and_classes_by_the_join(n):
+    r = run_count(n, unique=True, jobs=1, method="join")
+    d4 = run_count(n, unique=True, jobs=1, method="d4")
+    assert (r.method, r.split_depth, r.total, r.fundamental) == ("join", 0, A000170[n], A002562[n])
+    # Burnside's classes against d4's own classification, orbit by orbit
+    assert r.orbits == d4.orbits and (r.half_turn, r.quarter_turn) == (
+        d4.half_turn,
+        d4.quarter_turn,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [14, 15, 16, 17])
+def test_join_and_d4_agree_on_larger_boards(n):
+    r = run_count(n, unique=True, jobs=2)
+    d4 = run_count(n, unique=True, jobs=2, method="d4")
+    assert r.method == "join" and (r.total, r.orbits) == (d4.total, d4.orbits)
+    assert (r.total, r.fundamental) == (A000170[n], A002562[n])
+
+
+def test_a_wrong_total_is_caught_by_its_classes(monkeypatch):
+    # One solution too many: (Q - P) / 8 has a remainder, an internal error.
+    import parqueens.join as join
+
+    real = join.count_join_units
+
+    def one_more(n, units, stop=None):
+        counts = real(n, units, stop)
+        return [counts[0] + 1, *counts[1:]]
+
+    monkeypatch.setattr(join, "count_join_units", one_more)
+    with pytest.raises(RuntimeError, match="internal error: the counts of n = 12"):
+        run_count(12, jobs=1)
+
+
+def test_library_names(cli):
+    assert parqueens.count(16) == A000170[16]
+    r = parqueens.count_unique(12)
+    assert (r.method, r.fundamental, r.half_turn, r.quarter_turn) == ("join", 1787, 80, 8)
+    d = json.loads(cli("count", 12, "--unique", "--json").stdout)
+    assert (d["method"], d["fundamental"], d["half_turn"], d["quarter_turn"]) == (
+        "join",
+        1787,
+        80,
+        8,
+    )
+    assert d["orbits"] == {"8": 1765, "4": 18, "2": 4, "1": 0}
+    assert "half_turn" not in json.loads(cli("count", 12, "--json").stdout)
+
+
+# ---------------------------------------------------------------- checkpoints
+
+
+def test_join_checkpoint_interrupted_and_resumed(tmp_path, monkeypatch):
+    path = tmp_path / "j.db"
+    real_add = RunStore.add
+    calls = []
+
+    def add_then_interrupt(self, n, results, seconds):
+        real_add(self, n, results, seconds)
+        calls.append(len(results))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(RunStore, "add", add_then_interrupt)
+        with pytest.raises(RunInterrupted) as info:
+            run_count(15, jobs=1, checkpoint=path)
+    assert info.value.finished == sum(calls) > 0
+    again = run_count(15, jobs=1, checkpoint=path, recheck=0.5, unique=True)
+    assert (again.method, again.total, again.fundamental) == ("join", A000170[15], A002562[15])
+    assert again.resumed == sum(calls) and again.rechecked == -(-sum(calls) // 2)
+
+
+def test_d4_checkpoint_goes_on_with_d4(cli, tmp_path):
+    # A file made with d4 (as every default run of parqueens 0.2 made them)
+    # keeps its method when the command names none, and says so.
+    path = tmp_path / "old.db"
+    first = cli("count", 13, "--method", "d4", "--checkpoint", path, "--quiet")
+    assert first.returncode == 0, first.stderr
+    r = cli("count", 13, "--checkpoint", path, "--json")
+    d = json.loads(r.stdout)
+    assert (d["method"], d["total"], d["resumed"]) == ("d4", A000170[13], d["units"])
+    assert f"parqueens: {path} holds a count by d4: going on with d4\n" in r.stderr
+    r = cli("table", "12-13", "--checkpoint", path, "--unique")
+    assert r.returncode == 0 and "| 13 | 73712 | 9233 | d4 |" in r.stdout, r.stderr
+    status = json.loads(cli("status", path, "--json").stdout)
+    assert [(z["n"], z["method"]) for z in status["sizes"]] == [(12, "d4"), (13, "d4")]
+    # the join asked for by name is another run
+    r = cli("count", 13, "--method", "join", "--checkpoint", path)
+    assert_one_line_error(r)
+    assert "belongs to another run (method: 'd4' there, 'join' now)" in r.stderr
+
+
+def test_status_and_estimate_name_the_method(cli, tmp_path):
+    path = tmp_path / "t.db"
+    assert cli("table", "10,22", "--checkpoint", path, "--quiet", "--estimate").returncode == 0
+    assert not path.exists()  # an estimate creates nothing
+    assert cli("table", "9-10", "--checkpoint", path, "--quiet").returncode == 0
+    out = cli("status", path).stdout
+    assert "n = 9 (join): " in out and "n = 10 (join): " in out
+    e = cli("count", 18, "--estimate").stdout
+    assert e.startswith("estimate for n = 18: about ") and "the join's cost model" in e
+    e = cli("count", 18, "--estimate", "--method", "d4").stdout
+    assert "Knuth's random probes" in e
