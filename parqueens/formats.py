@@ -47,7 +47,6 @@ import functools
 import io
 import itertools
 import json
-import numbers
 import os
 import shutil
 import struct
@@ -63,6 +62,8 @@ from .checks import (
     check_int,
     check_labels,
     check_one_based,
+    check_row,
+    check_rows,
 )
 from .names import (  # noqa: F401  (public here too)
     EXTENSIONS,
@@ -266,62 +267,6 @@ def _check_int(value, name, minimum=0):
     return value
 
 
-def _is_array(value):
-    # numpy is imported only where it is needed: a small listing is written
-    # as text without it (0.05 s of start-up); no array exists before it is.
-    numpy = sys.modules.get("numpy")
-    return numpy is not None and isinstance(value, numpy.ndarray)
-
-
-def _check_rows(array, n):
-    """Rows of length n with entries in ``range(n)``: a numpy array of an
-    integer dtype as it is (an empty one as int64; the writers convert what
-    they need), or a sequence of sequences of int as a list of lists."""
-    if not _is_array(array):
-        rows = [_check_row(q, n) for q in array]
-        if rows or isinstance(array, (list, tuple)):
-            return rows
-    import numpy as np
-
-    a = np.asarray(array)
-    if a.ndim != 2 or a.shape[1] != n:
-        raise ValueError(f"expected an array of shape (count, {n}), got shape {a.shape}")
-    if a.size == 0:
-        return a.astype(np.int64)
-    if a.dtype.kind not in "iu":
-        raise TypeError(f"solutions must have an integer dtype, got {a.dtype}")
-    if a.min() < 0 or a.max() >= n:
-        raise ValueError(f"columns must lie in 0..{n - 1}")
-    return a
-
-
-def _check_row(queens, n=None):
-    """One solution as a list of int; n from its length if None."""
-    if isinstance(queens, (str, bytes)):
-        raise TypeError("a solution must be a sequence of int, got a string")
-    if _is_array(queens):
-        if queens.ndim != 1:
-            raise ValueError(f"a solution must be one-dimensional, got shape {queens.shape}")
-        if queens.size and queens.dtype.kind not in "iu":
-            raise TypeError(f"solutions must have an integer dtype, got {queens.dtype}")
-        queens = queens.tolist()
-    else:
-        queens = list(queens)
-        for c in queens:
-            if isinstance(c, bool) or not isinstance(c, numbers.Integral):
-                if _is_array(c) and c.ndim or isinstance(c, (list, tuple)):
-                    raise ValueError("a solution must be one-dimensional, got nested sequences")
-                raise TypeError(f"a solution must contain only integers, got {type(c).__name__}")
-        queens = [int(c) for c in queens]
-    if n is None:
-        n = len(queens)
-    if len(queens) != n:
-        raise ValueError(f"expected a solution of length {n}, got length {len(queens)}")
-    if any(not 0 <= c < n for c in queens):
-        raise ValueError(f"columns must lie in 0..{n - 1}")
-    return queens
-
-
 def npy_dtype(n):
     """Smallest unsigned dtype holding the columns of an n-board.
 
@@ -390,7 +335,7 @@ def render(queens, fmt, one_based=False):
     """
     check_format(fmt, TEXT_FORMATS)
     check_one_based(fmt, one_based)
-    q = _check_row(queens)
+    q = check_row(queens)
     if fmt == "svg":
         from .pictures import svg
 
@@ -853,7 +798,7 @@ class SolutionWriter:
             From the file system; the temporary file is removed first.
         """
         self._check_open()
-        self._write_rows([_check_row(queens, self.n)])
+        self._write_rows([check_row(queens, self.n)])
 
     def _write_rows(self, rows):
         """Write checked rows given as lists of int (without numpy for text)."""
@@ -903,7 +848,7 @@ class SolutionWriter:
             From the file system; the temporary file is removed first.
         """
         self._check_open()
-        a = _check_rows(array, self.n)
+        a = check_rows(array, self.n)
         if isinstance(a, list):
             if a:
                 self._write_rows(a)

@@ -165,13 +165,12 @@ def svg(solutions, *, columns=None, labels=False, one_based=False):
         For solutions that are not rows of one length with columns in
         ``range(n)``, or ``columns`` that is not a positive int.
     """
-    from .checks import check_positive
-    from .formats import _check_row
+    from .checks import check_positive, check_row
 
     columns = COLUMNS if columns is None else check_positive(columns, "columns")
     rows = list(solutions)
-    n = len(_check_row(rows[0])) if rows else 0
-    rows = [_check_row(q, n) for q in rows]
+    n = len(check_row(rows[0])) if rows else 0
+    rows = [check_row(q, n) for q in rows]
     layout = SvgLayout(n, columns, bool(labels), bool(one_based))
     body = "".join(layout.board(i, q) for i, q in enumerate(rows))
     return svg_header(*layout.size(len(rows))) + body + SVG_FOOTER
@@ -232,9 +231,9 @@ class Board(tuple):
     """
 
     def __new__(cls, queens):
-        from .formats import _check_row
+        from .checks import check_row
 
-        board = super().__new__(cls, _check_row(queens))
+        board = super().__new__(cls, check_row(queens))
         if board.problem is not None:
             import warnings
 
