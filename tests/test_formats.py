@@ -8,7 +8,6 @@ import types
 import numpy as np
 import pytest
 
-from parqueens import formats
 from parqueens.construct import construct
 from parqueens.formats import (
     FORMATS,
@@ -19,6 +18,7 @@ from parqueens.formats import (
     read_solutions,
     render,
 )
+from parqueens.io import reading as formats
 from parqueens.tempfiles import temp_prefix
 
 SOLS6 = [(1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2), (4, 2, 0, 5, 3, 1)]

@@ -9,8 +9,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from parqueens import Board, pictures
-from parqueens import formats as formats_module
 from parqueens.formats import SolutionWriter, estimate_size, read_solutions, render
+from parqueens.io import reading
+from parqueens.io import svg as svgmod
 from parqueens.listing import iter_blocks
 
 from naive import solutions as all_solutions
@@ -45,7 +46,7 @@ def test_leetcode_output_is_json_of_the_solutions(cli, tmp_path):
 def test_leetcode_read_in_any_layout(cli, tmp_path, text, monkeypatch):
     (tmp_path / "lc.txt").write_text(text)
     for chunk in (1 << 20, 7):  # boards across chunk boundaries too
-        monkeypatch.setattr(formats_module, "_LEETCODE_CHUNK", chunk)
+        monkeypatch.setattr(reading, "_LEETCODE_CHUNK", chunk)
         reader = read_solutions(tmp_path / "lc.txt")
         assert reader.fmt == "leetcode" and list(reader) == [(2, 0, 3, 1), (1, 3, 0, 2)]
     r = cli("verify", "lc.txt", "--complete", cwd=tmp_path)
@@ -59,7 +60,7 @@ def test_leetcode_round_trip_large(tmp_path, monkeypatch):
     with SolutionWriter(tmp_path / "s.txt", "leetcode", 9) as w:
         w.write_many(rows)
     assert (tmp_path / "s.txt").stat().st_size == estimate_size("leetcode", 9, len(rows))
-    monkeypatch.setattr(formats_module, "_LEETCODE_CHUNK", 1000)
+    monkeypatch.setattr(reading, "_LEETCODE_CHUNK", 1000)
     assert list(read_solutions(tmp_path / "s.txt")) == [tuple(q) for q in rows.tolist()]
 
 
@@ -209,7 +210,7 @@ def test_terminal_picture_only_where_it_shows(monkeypatch, env, drawn):
     text = out.getvalue()
     if drawn:
         assert w.picture and text.count("\u265b") == 8 and text.count("\n") == 9
-        assert text.startswith(pictures._LIGHT_BG + "  " + pictures._DARK_BG)
+        assert text.startswith(svgmod._LIGHT_BG + "  " + svgmod._DARK_BG)
     else:
         assert not w.picture and text == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"
     assert not pictures.terminal_can_show(io.StringIO())

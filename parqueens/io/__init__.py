@@ -1,0 +1,1 @@
+"""Reading and writing solutions: the formats, atomic files, pictures."""
