@@ -1,10 +1,11 @@
-"""Pictures of solutions, where README shows them: a compatibility module.
-
-The code lives in :mod:`parqueens.io` (``svg``, the terminal picture);
-``parqueens.pictures.svg`` and ``Board`` stay importable from here.
+"""Pictures of solutions: :class:`Board`, a placement that draws itself,
+and where README shows them, :func:`svg` and the terminal picture (their
+code lives in :mod:`parqueens.io.svg` and :mod:`parqueens.io.terminal`).
 """
 
-from .io.svg import (  # noqa: F401
+from .checks import check_row
+from .io.board import FORMAT as BOARD
+from .io.svg import (  # noqa: F401  (public here too)
     COLUMNS,
     DARK,
     INK,
@@ -12,10 +13,53 @@ from .io.svg import (  # noqa: F401
     SQUARE_PX,
     SVG_FOOTER,
     SVG_HEADER_SIZE,
-    Board,
     SvgLayout,
     svg,
     svg_header,
-    terminal_board,
-    terminal_can_show,
 )
+from .io.terminal import terminal_board, terminal_can_show  # noqa: F401
+
+
+class Board(tuple):
+    """A placement that draws itself: a tuple of int, ``queens[row] = col``
+    (0-based), shown as a picture in a notebook (``_repr_svg_``) and as
+    ``Q``/``.`` lines by ``str``.
+
+    ``Board(parqueens.first_solution(8))`` in Jupyter shows the board.  A
+    placement that is not a solution (queens attacking each other) is
+    drawn too, so that a wrong answer can be looked at, but not without a
+    word: :attr:`problem` says why, and creating it warns (UserWarning,
+    shown in a notebook).  Raises TypeError/ValueError unless the columns
+    lie in ``range(n)``.
+    """
+
+    def __new__(cls, queens):
+        board = super().__new__(cls, check_row(queens))
+        if board.problem is not None:
+            import warnings
+
+            warnings.warn(f"Board({list(board)}) is not a solution: {board.problem}", stacklevel=2)
+        return board
+
+    @property
+    def problem(self):
+        """Why this placement is not a solution (two queens attacking each
+        other, named by their rows and columns), or None for a solution."""
+        from .verify import why_invalid
+
+        return why_invalid(self)
+
+    @property
+    def n(self):
+        """The board size."""
+        return len(self)
+
+    def svg(self, *, labels=True, one_based=False):
+        """This board as an SVG document (see :func:`svg`)."""
+        return svg([self], labels=labels, one_based=one_based)
+
+    def _repr_svg_(self):
+        return self.svg()
+
+    def __str__(self):
+        return BOARD.render(list(self))

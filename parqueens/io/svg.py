@@ -1,25 +1,23 @@
-"""Pictures of solutions: SVG (files, notebooks, README) and terminal boards.
+"""svg: pictures of solutions (files, notebooks, README), written only.
 
 A solution is ``queens[row] = col`` (0-based), row 0 drawn at the top and
-column 0 at the left, as in every format of :mod:`parqueens.formats`.
-
-SVG: one board, or a grid of boards (``columns`` per row), in user units of
-one square; squares alternate light and dark with the top-left one light,
-as on a chess board; each queen is one ``<use>`` of a crown drawn once in
-``<defs>``, so a board costs about 43 bytes a queen (n = 12).  Optional labels number
-the rows at the left and the columns at the top, from 0 (from 1 with
-``one_based``).  :class:`SvgLayout` places board ``i`` of a stream without
-knowing how many follow; the document's size is written last
-(:func:`svg_header`), which lets :class:`parqueens.formats.SolutionWriter`
-stream pictures of any length to a file.
-
-Terminal: each square two characters wide with a light or dark background
-(ANSI 256-colour codes) and a queen glyph; shown only where it can be (see
-:func:`terminal_can_show`).
+column 0 at the left, as in every format.  One board, or a grid of boards
+(``columns`` per row, :data:`COLUMNS` in a file), in user units of one
+square; squares alternate light and dark with the top-left one light, as on
+a chess board; each queen is one ``<use>`` of a crown drawn once in
+``<defs>``, so a board costs about 43 bytes a queen (n = 12).  Optional
+labels number the rows at the left and the columns at the top, from 0 (from
+1 with ``one_based``).  :class:`SvgLayout` places board ``i`` of a stream
+without knowing how many follow; the document's size is in its header,
+written with a fixed size and rewritten last (:func:`svg_header`), which
+lets :class:`parqueens.io.SolutionWriter` stream pictures of any length to
+a file (to a stream, the picture is held until its end).
 """
 
-import os
 from dataclasses import dataclass
+
+from ..checks import check_positive, check_row
+from .base import TextFormat, digit_total
 
 #: Colours of the light and dark squares and of the queens.
 LIGHT, DARK, INK = "#f0d9b5", "#b58863", "#1d1d1d"
@@ -53,11 +51,6 @@ _DEFS = (
 SVG_HEADER_SIZE = 192
 
 SVG_FOOTER = "</svg>\n"
-
-
-def _number(x):
-    """A coordinate without a useless ``.0``."""
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
 @dataclass(frozen=True)
@@ -165,8 +158,6 @@ def svg(solutions, *, columns=None, labels=False, one_based=False):
         For solutions that are not rows of one length with columns in
         ``range(n)``, or ``columns`` that is not a positive int.
     """
-    from ..checks import check_positive, check_row
-
     columns = COLUMNS if columns is None else check_positive(columns, "columns")
     rows = list(solutions)
     n = len(check_row(rows[0])) if rows else 0
@@ -176,91 +167,45 @@ def svg(solutions, *, columns=None, labels=False, one_based=False):
     return svg_header(*layout.size(len(rows))) + body + SVG_FOOTER
 
 
-# ---------------------------------------------------------------- terminal
+class SvgFormat(TextFormat):
+    """The picture as a format: the boards of a file in a grid of
+    :data:`COLUMNS`, a board's text placed by its index; one board alone
+    (:meth:`render`) has its labels."""
 
-# 256-colour backgrounds close to LIGHT and DARK, and the queen's colour.
-_LIGHT_BG, _DARK_BG, _QUEEN_FG = "\x1b[48;5;223m", "\x1b[48;5;137m", "\x1b[38;5;16m"
-_RESET = "\x1b[0m"
-_GLYPH = "\u265b"  # BLACK CHESS QUEEN
+    name = "svg"
+    counted_header = True
 
+    def sniff(self, line, one_based):
+        return line.startswith("<")
 
-def terminal_can_show(stream):
-    """Whether ``stream`` is a terminal that shows colours and the queen
-    glyph: a tty, ``TERM`` set and not ``dumb``, ``NO_COLOR`` unset
-    (https://no-color.org), and an encoding that has the glyph."""
-    try:
-        if not stream.isatty():
-            return False
-    except (AttributeError, ValueError):
-        return False
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM", "dumb") == "dumb":
-        return False
-    try:
-        _GLYPH.encode(getattr(stream, "encoding", None) or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
+    def open_reader(self, source, n, one_based):
+        raise ValueError(f"{source.name}: svg is a picture, which parqueens does not read back")
 
+    def render(self, queens, one_based=False):
+        return svg([queens], labels=True, one_based=one_based)
 
-def terminal_board(queens):
-    """One solution as lines for a colour terminal: each square two
-    characters wide on a light or dark background (the top-left one light),
-    the queens as a chess queen glyph; ends with a newline."""
-    n = len(queens)
-    lines = []
-    for r, c in enumerate(queens):
-        cells = []
-        for k in range(n):
-            bg = _LIGHT_BG if (r + k) % 2 == 0 else _DARK_BG
-            cells.append(bg + (_QUEEN_FG + _GLYPH + " " if k == c else "  "))
-        lines.append("".join(cells) + _RESET + "\n")
-    return "".join(lines)
+    def piece(self, out, queens, index):
+        return _layout(out).board(index, queens)
+
+    def header(self, out, count, fixed):
+        return svg_header(*_layout(out).size(count), pad=fixed).encode("ascii")
+
+    def footer(self, out, count):
+        return SVG_FOOTER.encode("ascii")
+
+    def size(self, n, count, one_based=False):
+        """At most: labels included, and the digits of a board's place vary."""
+        layout = SvgLayout(n, labels=True)
+        width, height = layout.size(count)
+        corner = max(width, height)  # a board's place has no more digits than this
+        board = len(layout.board(0, [])) + 2 * len(str(corner)) - 2
+        queens = n * len('<use href="#pq-queen" x="" y=""/>') + 2 * digit_total(0, n)
+        head = len(svg_header(width, height, pad=True))
+        return head + len(SVG_FOOTER) + count * (board + queens)
 
 
-class Board(tuple):
-    """A placement that draws itself: a tuple of int, ``queens[row] = col``
-    (0-based), shown as a picture in a notebook (``_repr_svg_``) and as
-    ``Q``/``.`` lines by ``str``.
+def _layout(out):
+    return SvgLayout(out.n, labels=out.labels, one_based=out.one_based)
 
-    ``Board(parqueens.first_solution(8))`` in Jupyter shows the board.  A
-    placement that is not a solution (queens attacking each other) is
-    drawn too, so that a wrong answer can be looked at, but not without a
-    word: :attr:`problem` says why, and creating it warns (UserWarning,
-    shown in a notebook).  Raises TypeError/ValueError unless the columns
-    lie in ``range(n)``.
-    """
 
-    def __new__(cls, queens):
-        from ..checks import check_row
-
-        board = super().__new__(cls, check_row(queens))
-        if board.problem is not None:
-            import warnings
-
-            warnings.warn(f"Board({list(board)}) is not a solution: {board.problem}", stacklevel=2)
-        return board
-
-    @property
-    def problem(self):
-        """Why this placement is not a solution (two queens attacking each
-        other, named by their rows and columns), or None for a solution."""
-        from ..verify import why_invalid
-
-        return why_invalid(self)
-
-    @property
-    def n(self):
-        """The board size."""
-        return len(self)
-
-    def svg(self, *, labels=True, one_based=False):
-        """This board as an SVG document (see :func:`svg`)."""
-        return svg([self], labels=labels, one_based=one_based)
-
-    def _repr_svg_(self):
-        return self.svg()
-
-    def __str__(self):
-        from .reading import _render_text
-
-        return _render_text(list(self), "board", False)
+FORMAT = SvgFormat()
