@@ -16,7 +16,7 @@ from io_helpers import SOLS6, leftovers
 
 
 def test_background_syncs_while_writing(tmp_path, monkeypatch):
-    # Every _SYNC_BYTES the data written so far is synced in a helper thread;
+    # Every sync_bytes the data written so far is synced in a helper thread;
     # the file is the same, and the final fsync still happens.
     synced = []
     monkeypatch.setattr(AtomicFile, "sync_bytes", 1000)
