@@ -2,7 +2,7 @@
 
 import os
 
-from parqueens.formats import SolutionWriter
+from parqueens.io import SolutionWriter
 
 SOLS6 = [(1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2), (4, 2, 0, 5, 3, 1)]
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from parqueens.formats import SolutionWriter, estimate_size, read_solutions, render
+from parqueens.io import SolutionWriter, estimate_size, read_solutions, render
 from parqueens.io.leetcode import LeetCodeReader
 from parqueens.listing import iter_blocks
 

@@ -4,9 +4,7 @@ import numpy as np
 import pytest
 
 from parqueens.construct import construct
-from parqueens.formats import (
-    read_solutions,
-)
+from parqueens.io import read_solutions
 from parqueens.io.npy import NPY_HEADER_SIZE, npy_dtype
 
 from io_helpers import SOLS6, write

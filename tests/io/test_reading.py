@@ -1,11 +1,14 @@
 """Reading text: the structure checked, validity left to verify (bad rows
 recorded), the messages of malformed input, what is tolerated."""
 
+import io
+import types
+
+import numpy as np
 import pytest
 
-from parqueens.formats import (
-    read_solutions,
-)
+from parqueens.io import SolutionWriter, read_solutions
+from parqueens.names import READABLE_FORMATS
 
 from io_helpers import SOLS6, write
 
@@ -90,3 +93,25 @@ def test_read_tolerates_crlf_and_blank_lines(tmp_path):
     board = tmp_path / "a.board"
     board.write_text("\n.Q..\n...Q\nQ...\n..Q.\n\n\n..Q.\nQ...\n...Q\n.Q..\n\n")
     assert list(read_solutions(board)) == [(1, 3, 0, 2), (2, 0, 3, 1)]
+
+
+@pytest.mark.parametrize("fmt", READABLE_FORMATS)
+def test_blocks_hold_what_iteration_gives(tmp_path, fmt):
+    rows = np.array([SOLS6[i % 4] for i in range(10)])
+    path = tmp_path / f"s.{fmt}"
+    with SolutionWriter(path, fmt, 6) as w:
+        w.write_many(rows)
+    reader = read_solutions(path)
+    blocks = list(reader.blocks(size=3))
+    assert [len(b) for b in blocks] == [3, 3, 3, 1] and reader.n == 6
+    assert np.array_equal(np.concatenate(blocks), rows)
+
+
+@pytest.mark.parametrize("fmt", READABLE_FORMATS)
+def test_standard_input_read_as_a_file(tmp_path, fmt, monkeypatch):
+    path = tmp_path / f"s.{fmt}"
+    write(path, fmt, SOLS6)
+    stdin = types.SimpleNamespace(buffer=io.BytesIO(path.read_bytes()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    reader = read_solutions("-")  # the format guessed from the content
+    assert (reader.fmt, list(reader)) == (fmt, SOLS6)

@@ -7,15 +7,11 @@ import os
 import numpy as np
 import pytest
 
-from parqueens.formats import (
-    FORMATS,
-    READABLE_FORMATS,
-    SolutionWriter,
-    estimate_size,
-    read_solutions,
-    render,
-)
+import parqueens.io
+from parqueens.io import SolutionWriter, estimate_size, read_solutions, render
 from parqueens.io.npy import NPY_HEADER_SIZE
+from parqueens.io.registry import REGISTRY, sniff
+from parqueens.names import FORMAT_TRAITS, FORMATS, READABLE_FORMATS
 
 from io_helpers import SOLS6, leftovers, write
 
@@ -177,3 +173,75 @@ def test_read_arguments(tmp_path):
         read_solutions(path, fmt="csv")
     with pytest.raises(TypeError):
         read_solutions(path, n=True)
+
+
+def test_one_format_object_per_name_with_the_declared_traits(tmp_path, capsys):
+    # names.FORMAT_TRAITS declares each format; its object must behave so
+    assert list(REGISTRY) == list(FORMATS)
+    for name, fmt in REGISTRY.items():
+        assert fmt.name == name
+        traits = FORMAT_TRAITS[name]
+        path = tmp_path / f"{name}.out"
+        write(path, name, SOLS6[:1])
+        if traits["readable"]:
+            assert list(read_solutions(path, name)) == SOLS6[:1]
+        else:
+            with pytest.raises(ValueError, match=f"{name} is a picture"):
+                read_solutions(path, name)
+        if traits["text"]:
+            write(None, name, SOLS6[:1])
+            stdout = capsys.readouterr().out.encode()
+            # the same bytes, but for the svg file's header padded with spaces
+            strip = (lambda b: b.replace(b" ", b"")) if name == "svg" else (lambda b: b)
+            assert strip(stdout) == strip(path.read_bytes()) and stdout
+        else:
+            with pytest.raises(ValueError, match="needs a file"):
+                write(None, name, SOLS6[:1])
+        if traits["zero_based"]:
+            with pytest.raises(ValueError, match="0-based"):
+                estimate_size(name, 6, 1, one_based=True)
+
+
+@pytest.mark.parametrize(
+    "line, fmt",
+    [
+        ('[[".Q..",', "leetcode"),
+        ("[", "leetcode"),  # pretty-printed
+        ('[ ".Q..",', "leetcode"),
+        ("[1,3,0,2]", "jsonl"),
+        ("[]", "jsonl"),  # the n = 0 solution
+        ("[x", "jsonl"),  # then refused as jsonl ("not valid JSON")
+        (". Q . .", "board"),
+        ("0 1 0 0", "matrix"),
+        ("0 1", "perm"),  # n = 2: ambiguous, read as perm
+        ("1 3 0 2", "perm"),
+        ("<svg", "svg"),
+    ],
+)
+def test_sniff_from_the_first_line(line, fmt):
+    assert sniff([b"\n", line.encode() + b"\n"], one_based=False) == fmt
+
+
+def test_sniff_magic_and_empty():
+    assert sniff([b"\x93NUMPY\x01\x00"], False) == "npy"
+    assert sniff([], False) == sniff([b"\n", b"  \n"], False) == "perm"
+    assert sniff([b"0 1 0 0\n"], one_based=True) == "perm"  # a 1-based file holds no 0
+
+
+def test_readme_names_stay_in_parqueens_formats():
+    import parqueens.formats as formats
+
+    for name in (
+        "render",
+        "SolutionWriter",
+        "read_solutions",
+        "estimate_size",
+        "fits",
+        "format_bytes",
+        "check_output_path",
+        "write_text_atomically",
+        "NotEnoughSpace",
+        "npy_dtype",
+        "SolutionReader",
+    ):
+        assert getattr(formats, name) is getattr(parqueens.io, name), name

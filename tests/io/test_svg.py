@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from parqueens import pictures
-from parqueens.formats import estimate_size
+from parqueens.io import estimate_size
 from parqueens.listing import iter_blocks
 
 SVG = "{http://www.w3.org/2000/svg}"

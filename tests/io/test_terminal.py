@@ -4,8 +4,7 @@ import io
 
 import pytest
 
-from parqueens.formats import SolutionWriter
-from parqueens.io import terminal
+from parqueens.io import SolutionWriter, terminal
 from parqueens.listing import iter_blocks
 
 

@@ -10,15 +10,9 @@ import numpy as np
 import pytest
 
 from parqueens.construct import construct
-from parqueens.formats import (
-    FORMATS,
-    READABLE_FORMATS,
-    NotEnoughSpace,
-    SolutionWriter,
-    estimate_size,
-    read_solutions,
-    render,
-)
+from parqueens.io import NotEnoughSpace, SolutionWriter, estimate_size, read_solutions, render
+from parqueens.io.svg import svg
+from parqueens.names import FORMATS, READABLE_FORMATS
 from parqueens.tempfiles import temp_prefix
 
 from io_helpers import SOLS6, leftovers, write
@@ -236,3 +230,27 @@ def test_unwritable_folder_names_the_output(tmp_path):
     with pytest.raises(OSError) as info:
         SolutionWriter("/proc/x.txt", "perm", 6)
     assert info.value.filename == "/proc/x.txt" and ".part" not in str(info.value)
+
+
+def test_svg_to_stdout_is_held_until_its_size_is_known(capsys):
+    w = SolutionWriter("-", "svg", 6, labels=True)
+    w.write_many(np.array(SOLS6))
+    assert capsys.readouterr().out == ""  # the header states the grid's size
+    w.close()
+    assert capsys.readouterr().out == svg(SOLS6, labels=True)
+
+
+def test_leetcode_to_stdout_and_nothing_after_close(capsys):
+    with SolutionWriter(None, "leetcode", 4) as w:
+        assert capsys.readouterr().out == "["
+        w.write((1, 3, 0, 2))
+        w.write_many(np.array([(2, 0, 3, 1)]))
+    assert (
+        capsys.readouterr().out
+        == '[".Q..","...Q","Q...","..Q."],\n["..Q.","Q...","...Q",".Q.."]]\n'
+    )
+    for call, arg in ((w.write, (1, 3, 0, 2)), (w.write_many, [(1, 3, 0, 2)])):
+        with pytest.raises(ValueError, match="^write to a closed SolutionWriter$"):
+            call(arg)
+    w.close()  # a no-op
+    assert capsys.readouterr().out == ""
