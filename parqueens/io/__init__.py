@@ -22,6 +22,13 @@
  ``perm_parse``     the numba kernel that parses perm lines in bulk
 =================  ==========================================================
 
+A solution is ``queens[row] = col`` (0-based; row 0 is the top line,
+column 0 the left character).  Text is ASCII with ``\\n`` line ends.  The
+empty solution (n = 0) is ``[]`` in jsonl, a row of length 0 in npy and
+one empty line in the other formats; such a line is read back as a
+solution when ``n=0`` is given, or when n is not given and no line of the
+input has any content.
+
 A format is named (with its extensions and traits) in
 :data:`parqueens.names.FORMAT_TRAITS` and implemented by the module of this
 package of the same name; :mod:`parqueens.formats` and

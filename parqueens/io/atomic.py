@@ -9,6 +9,7 @@ failure removes the temporary file, so an interrupted or failed run leaves
 nothing behind and an existing file untouched.
 """
 
+import contextlib
 import errno
 import os
 import tempfile
@@ -82,7 +83,22 @@ def _named(exc, path):
     return exc
 
 
-class AtomicFile:
+class CloseOrAbort:
+    """A context manager that calls ``close()`` when its block ends
+    normally and ``abort()`` when it raises."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
+        return False
+
+
+class AtomicFile(CloseOrAbort):
     """A binary output file published complete or not at all.
 
     Parameters
@@ -94,7 +110,8 @@ class AtomicFile:
         Replace a file that appears at ``path`` while writing (else
         :meth:`publish` refuses it with ``FileExistsError``).
 
-    A context manager: :meth:`publish` when the block ends normally,
+    A context manager (:class:`CloseOrAbort`; ``close`` is :meth:`publish`):
+    :meth:`publish` when the block ends normally,
     :meth:`abort` when it raises.  Every ``OSError`` of :meth:`write`,
     :meth:`write_at_start` and :meth:`publish` removes the temporary file
     first and names ``path`` (not the temporary file).
@@ -130,16 +147,6 @@ class AtomicFile:
         self._syncing = None  # the helper thread of the last background sync
         self._sync_error = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        if exc_type is None:
-            self.publish()
-        else:
-            self.abort()
-        return False
-
     def __del__(self):
         # an unpublished file is never left behind
         try:
@@ -147,11 +154,24 @@ class AtomicFile:
         except Exception:
             pass
 
+    @contextlib.contextmanager
+    def _or_abort(self):
+        """Any exception of the block removes the temporary file first; an
+        ``OSError`` names :attr:`path`."""
+        try:
+            yield
+        except OSError as exc:
+            self.abort()
+            raise _named(exc, self.path) from None
+        except BaseException:
+            self.abort()
+            raise
+
     def write(self, data):
         """Append ``data`` (bytes-like); starts a background sync every
         :attr:`sync_bytes`.  Raises the ``OSError`` of the file system or of
         a finished background sync, after removing the temporary file."""
-        try:
+        with self._or_abort():
             self.file.write(data)
             self._unsynced += len(data)
             if self._unsynced >= self.sync_bytes and self._sync_done():
@@ -159,21 +179,15 @@ class AtomicFile:
                 self._unsynced = 0
                 self._syncing = threading.Thread(target=self._sync, daemon=True)
                 self._syncing.start()
-        except OSError as exc:
-            self.abort()
-            raise _named(exc, self.path) from None
 
     def write_at_start(self, data):
         """Overwrite the first ``len(data)`` bytes (a header written before
         its content was known); raises as :meth:`write`."""
-        try:
+        with self._or_abort():
             self._sync_done(wait=True)
             self.file.seek(0)
             self.file.write(data)
             self.file.seek(0, os.SEEK_END)
-        except OSError as exc:
-            self.abort()
-            raise _named(exc, self.path) from None
 
     def publish(self):
         """Sync the file and rename it to :attr:`path` with the usual
@@ -184,7 +198,7 @@ class AtomicFile:
         removed first."""
         if self.closed:
             return
-        try:
+        with self._or_abort():
             self._sync_done(wait=True)
             self.file.flush()
             os.fsync(self.file.fileno())
@@ -197,13 +211,9 @@ class AtomicFile:
                     self.path,
                 )
             os.replace(self.file.name, self.path)
-        except OSError as exc:
-            self.abort()
-            raise _named(exc, self.path) from None
-        except BaseException:
-            self.abort()
-            raise
         self.closed = True
+
+    close = publish
 
     def abort(self):
         """Remove the temporary file (a no-op when closed)."""

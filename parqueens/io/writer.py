@@ -11,14 +11,14 @@ from ..checks import (
     check_row,
     check_rows,
 )
-from .atomic import AtomicFile, check_output_path
+from .atomic import AtomicFile, CloseOrAbort, check_output_path
 from .base import Output
 from .paths import is_stdio
 from .registry import REGISTRY
 from .space import check_space
 
 
-class SolutionWriter:
+class SolutionWriter(CloseOrAbort):
     """Write solutions to a file atomically, or to standard output.
 
     A context manager: the rows go to a temporary file beside ``path``
@@ -126,23 +126,15 @@ class SolutionWriter:
         if self._held is None:
             self._emit(self._format.header(self._out, 0, fixed=self._file is not None))
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        if exc_type is None:
-            self.close()
-        else:
-            self.abort()
-        return False
-
     @property
     def closed(self):
         """True after :meth:`close` or :meth:`abort`."""
         return self._closed
 
     def _emit(self, data):
-        """Send bytes on; an OSError discards the output (and is raised)."""
+        """Send bytes on (held, to standard output, or to the file); an error
+        of the file closes the writer, the AtomicFile having removed its
+        temporary file."""
         if self._held is not None:
             self._held.append(data)
         elif self._file is None:
@@ -150,8 +142,8 @@ class SolutionWriter:
         else:
             try:
                 self._file.write(data)
-            except OSError:
-                self.abort()
+            except BaseException:  # the AtomicFile has removed the temporary file
+                self._closed = True
                 raise
 
     def write(self, queens):
@@ -181,12 +173,7 @@ class SolutionWriter:
             One solution per row, entries in ``range(n)``.  A list is
             written without numpy (text formats).
 
-        Raises
-        ------
-        TypeError, ValueError
-            For input of the wrong dtype or shape, or after close.
-        OSError
-            From the file system; the temporary file is removed first.
+        Raises as :meth:`write` does.
         """
         self._check_open()
         self._write_rows(check_rows(array, self.n))
@@ -232,15 +219,13 @@ class SolutionWriter:
             self._closed = True
             sys.stdout.flush()
             return
-        try:
+        try:  # an error of the AtomicFile has removed the temporary file
             self._file.write(footer)
             if fmt.counted_header:
                 self._file.write_at_start(fmt.header(out, self.count, fixed=True))
             self._file.publish()
-        except BaseException:
-            self.abort()
-            raise
-        self._closed = True
+        finally:
+            self._closed = True
 
     def abort(self):
         """Discard the output: remove the temporary file (a no-op when closed)."""
