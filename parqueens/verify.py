@@ -11,9 +11,9 @@ increasing lexicographic order, and with ``unique`` whether each is the
 canonical form of its class.  Duplicates: a list that is strictly increasing
 (what parqueens writes) has none; otherwise the valid rows, kept in one
 compact array, are hashed, sorted by hash, and rows with equal hashes
-compared.  Memory: the rows in ``uint8`` (``uint16``/``uint32`` for larger
-boards) plus 16 bytes per row while sorting, about one to two times a
-``.npy`` file's size.
+compared.  Memory: the rows in the dtype of an npy file
+(:func:`parqueens.io.npy.npy_dtype`: ``uint8`` up to n = 255) plus 16 bytes
+per row while sorting, about one to two times a ``.npy`` file's size.
 """
 
 import itertools

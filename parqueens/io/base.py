@@ -25,6 +25,7 @@ numpy (a lookup table of the numbers' text, gathered), and are read by
 :class:`parqueens.io.reading.LineReader`.
 """
 
+import functools
 from dataclasses import dataclass
 
 from .reading import LineReader
@@ -190,16 +191,18 @@ class GridFormat(TextFormat):
     def open_reader(self, source, n, one_based):
         return LineReader(self, n, source, one_based)
 
-    def line(self, column, n):
-        """The text of a row of an n-board with its queen in ``column``."""
+    @functools.lru_cache(maxsize=16)  # noqa: B019  (the format objects live as long)
+    def lines(self, n):
+        """The text of each row of an n-board, by the queen's column (a tuple
+        of n str, without newline)."""
         e, g = self.empty, self.gap
-        return (e + g) * column + self.queen + (g + e) * (n - 1 - column)
+        return tuple((e + g) * c + self.queen + (g + e) * (n - 1 - c) for c in range(n))
 
     def render(self, queens, one_based=False):
-        n = len(queens)
-        if n == 0:
+        if not queens:
             return "\n"
-        return "".join([self.line(c, n) + "\n" for c in queens])
+        lines = self.lines(len(queens))
+        return "".join([lines[c] + "\n" for c in queens])
 
     def separator(self, out):
         return "\n" if out.n else ""
@@ -239,7 +242,7 @@ class GridFormat(TextFormat):
     def size(self, n, count, one_based=False):
         if n == 0:
             return count  # one empty line per solution
-        width = len(self.line(0, n)) + 1
+        width = len(self.lines(n)[0]) + 1
         return count * n * width + max(count - 1, 0)
 
 

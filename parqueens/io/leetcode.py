@@ -5,6 +5,7 @@ followed by ``]``; no solutions: ``[`` and ``]`` on two lines (``[]`` alone
 is read as jsonl's n = 0 solution).  Read in any layout (one line,
 pretty-printed), a board at a time."""
 
+import functools
 import json
 
 from .base import TextFormat
@@ -28,11 +29,12 @@ class LeetcodeFormat(TextFormat):
         return LeetCodeReader(n, source)
 
     def render(self, queens, one_based=False):
-        n = len(queens)
-        return "[" + ",".join(['"' + BOARD.line(c, n) + '"' for c in queens]) + "]\n"
+        return self.piece(None, queens, 0) + "\n"
 
     def piece(self, out, queens, index):
-        return self.render(queens)[:-1]  # one board a line, the lines joined by commas
+        # one board a line, the lines joined by commas
+        rows = _quoted(len(queens))
+        return "[" + ",".join([rows[c] for c in queens]) + "]"
 
     def separator(self, out):
         return ",\n"
@@ -46,6 +48,12 @@ class LeetcodeFormat(TextFormat):
     def size(self, n, count, one_based=False):
         # "[" + boards joined by ",\n" + "]\n" ("[\n]\n" for none)
         return 3 + count * (2 + n * (n + 2) + max(n - 1, 0)) + 2 * max(count - 1, 0) + (not count)
+
+
+@functools.lru_cache(maxsize=16)
+def _quoted(n):
+    """The JSON strings of the rows of an n-board, by the queen's column."""
+    return tuple('"' + line + '"' for line in BOARD.lines(n))
 
 
 FORMAT = LeetcodeFormat()

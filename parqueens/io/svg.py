@@ -184,8 +184,9 @@ class SvgFormat(TextFormat):
     def render(self, queens, one_based=False):
         return svg([queens], labels=True, one_based=one_based)
 
-    def piece(self, out, queens, index):
-        return _layout(out).board(index, queens)
+    def encode_rows(self, out, rows, first):
+        layout = _layout(out)
+        return "".join([layout.board(first + i, q) for i, q in enumerate(rows)]).encode("ascii")
 
     def header(self, out, count, fixed):
         return svg_header(*_layout(out).size(count), pad=fixed).encode("ascii")
