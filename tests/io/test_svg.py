@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from parqueens import pictures
-from parqueens.io import estimate_size
+from parqueens.io import estimate_size, render
 from parqueens.listing import iter_blocks
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -49,6 +49,9 @@ def test_svg_one_board_and_queens_placed(cli):
     placed = sorted((int(u.attrib["y"]), int(u.attrib["x"])) for u in uses)
     assert placed == list(enumerate((0, 4, 7, 5, 2, 6, 1, 3)))
     assert cli("solutions", 3, "--format", "svg").stdout == pictures.svg([])
+    # one board alone has its labels: a margin of one square, 24 px a square
+    one = _svg(render([1, 3, 0, 2], "svg", one_based=True))
+    assert (one.attrib["width"], one.attrib["viewBox"]) == ("120", "0 0 5 5")
     r = cli("verify", "-", input=r.stdout.encode())
     assert r.returncode == 2 and "svg is a picture" in r.stderr
     r = cli("verify", "-", "--format", "svg", input=b"")
