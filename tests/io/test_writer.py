@@ -254,3 +254,13 @@ def test_leetcode_to_stdout_and_nothing_after_close(capsys):
             call(arg)
     w.close()  # a no-op
     assert capsys.readouterr().out == ""
+
+
+def test_an_unclosed_writer_publishes_nothing(tmp_path):
+    import gc
+
+    w = SolutionWriter(tmp_path / "s.perm", "perm", 6)
+    w.write(SOLS6[0])
+    del w
+    gc.collect()
+    assert leftovers(tmp_path) == []
