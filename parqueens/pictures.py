@@ -1,6 +1,6 @@
 """Pictures of solutions: :class:`Board`, a placement that draws itself,
 and where README shows them, :func:`svg` and the terminal picture (their
-code lives in :mod:`parqueens.io.svg` and :mod:`parqueens.io.terminal`).
+code lives in :mod:`parqueens.io.svg` and :mod:`parqueens.io.terminal_board`).
 """
 
 from .checks import check_row
@@ -17,7 +17,7 @@ from .io.svg import (  # noqa: F401  (public here too)
     svg,
     svg_header,
 )
-from .io.terminal import terminal_board, terminal_can_show  # noqa: F401
+from .io.terminal_board import terminal_board, terminal_can_show  # noqa: F401
 
 
 class Board(tuple):

@@ -17,7 +17,7 @@
  ``space``          free space, sizes for people (:func:`format_bytes`)
  ``paths``          ``"-"`` for standard output/input (:func:`is_stdio`), the
                     formats a file name's extension stands for
- ``terminal``       the board drawn in colours for a terminal
+ ``terminal_board`` the board drawn in colours for a terminal
  ``table``          the count table as csv, json or md
  ``perm_parse``     the numba kernel that parses perm lines in bulk
 =================  ==========================================================

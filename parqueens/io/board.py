@@ -1,10 +1,10 @@
 """board: a line a row, ``Q`` for the queen and ``.`` for the other squares,
 row 0 first; a blank line between solutions.  Read as typed by hand too:
 ``q``, and squares separated by spaces (``. Q . .``).  To a terminal that
-shows colours it is drawn (:mod:`parqueens.io.terminal`)."""
+shows colours it is drawn (:mod:`parqueens.io.terminal_board`)."""
 
 from .base import GridFormat
-from .terminal import PICTURE, terminal_can_show
+from .terminal_board import PICTURE, terminal_can_show
 
 
 class BoardFormat(GridFormat):

@@ -56,7 +56,7 @@ class SolutionWriter(CloseOrAbort):
         ``svg``: number the rows and columns (``ValueError`` for another format).
 
     ``board`` to standard output that is a terminal able to show it
-    (:func:`parqueens.io.terminal.terminal_can_show`) is drawn as a picture
+    (:func:`parqueens.io.terminal_board.terminal_can_show`) is drawn as a picture
     (:attr:`picture`); a format whose header states the count (``svg``) is
     held until :meth:`close` on standard output.
 

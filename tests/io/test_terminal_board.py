@@ -4,7 +4,8 @@ import io
 
 import pytest
 
-from parqueens.io import SolutionWriter, terminal
+from parqueens.io import SolutionWriter
+from parqueens.io import terminal_board as terminal
 from parqueens.listing import iter_blocks
 
 
