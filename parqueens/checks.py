@@ -9,6 +9,7 @@ standard library, so that usage errors answer before numba is loaded.
 
 import numbers
 import re
+import sys
 
 from .names import (
     BACKEND_ALIASES,
@@ -346,3 +347,85 @@ def parse_range(text, high=MAX_N):
         check_n(hi, high=high)
         out.update(range(lo, hi + 1))
     return sorted(out)
+
+
+# ---------------------------------------------------------------- rows of queens
+# A row of queens is ``queens[row] = col``: a sequence of int or a 1-D
+# integer numpy array.  numpy is not imported here: an array exists only if
+# its caller imported it.
+
+
+def _is_array(value):
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray)
+
+
+def check_columns(queens):
+    """The columns of a row of queens, not yet checked against a board.
+
+    Returns a 1-D ``numpy.ndarray`` of an integer dtype as it is (an empty
+    one of any dtype), else a list of int.  Raises ``TypeError`` for a
+    string, something not iterable, or entries that are not integers
+    (booleans, floats; NumPy integers are integers), ``ValueError`` unless
+    it is one-dimensional."""
+    if isinstance(queens, (str, bytes)):
+        raise TypeError("queens must be a sequence of int, got a string")
+    if _is_array(queens):
+        if queens.ndim != 1:
+            raise ValueError(f"queens must be one-dimensional, got shape {queens.shape}")
+        if queens.size and queens.dtype.kind not in "iu":
+            raise TypeError(f"queens must have an integer dtype, got {queens.dtype}")
+        return queens
+    try:
+        columns = list(queens)
+    except TypeError:
+        raise TypeError(f"queens must be a sequence of int, got {type(queens).__name__}") from None
+    for c in columns:
+        if isinstance(c, bool) or not isinstance(c, numbers.Integral):
+            if isinstance(c, (list, tuple, range)) or _is_array(c) and c.ndim:
+                raise ValueError("queens must be one-dimensional, got nested sequences")
+            raise TypeError(f"queens must contain only integers, got {type(c).__name__}")
+    return [int(c) for c in columns]
+
+
+def check_row(queens, n=None):
+    """A row of queens on an n-board (n from its length if None), as a
+    list of int: :func:`check_columns`, then ``ValueError`` unless it has
+    length n and its columns lie in ``range(n)``.  It need not be a
+    solution (queens may attack each other)."""
+    columns = check_columns(queens)
+    if _is_array(columns):
+        columns = columns.tolist()
+    if n is None:
+        n = len(columns)
+    if len(columns) != n:
+        raise ValueError(f"expected a solution of length {n}, got length {len(columns)}")
+    if any(not 0 <= c < n for c in columns):
+        raise ValueError(f"columns must lie in 0..{n - 1}")
+    return columns
+
+
+def check_rows(rows, n):
+    """Rows of queens of an n-board, each as :func:`check_row` checks it.
+
+    A numpy array of an integer dtype, shape ``(count, n)``, is returned as
+    it is (an empty one as ``int64``); any other iterable of rows as a list
+    of lists of int (without importing numpy, unless it is empty and not a
+    list or tuple).  Raises ``TypeError``/``ValueError`` as
+    :func:`check_row`, and for an array of another shape or dtype."""
+    if not _is_array(rows):
+        checked = [check_row(q, n) for q in rows]
+        if checked or isinstance(rows, (list, tuple)):
+            return checked
+    import numpy as np
+
+    a = np.asarray(rows)
+    if a.ndim != 2 or a.shape[1] != n:
+        raise ValueError(f"expected an array of shape (count, {n}), got shape {a.shape}")
+    if a.size == 0:
+        return a.astype(np.int64)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"solutions must have an integer dtype, got {a.dtype}")
+    if a.min() < 0 or a.max() >= n:
+        raise ValueError(f"columns must lie in 0..{n - 1}")
+    return a

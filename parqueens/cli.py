@@ -15,6 +15,7 @@ import sys
 import warnings
 
 from . import checks, methods
+from .io.paths import extension_formats, is_stdio
 from .names import BACKENDS, FORMATS, METHODS, READABLE_FORMATS, TABLE_EXTENSIONS, VERSION
 from .terminal import above_bars
 
@@ -514,7 +515,7 @@ def _note(args, message):
 
 
 def _format_bytes(count):
-    from .formats import format_bytes
+    from .io.space import format_bytes
 
     return format_bytes(count)
 
@@ -766,8 +767,10 @@ def cmd_count(args):
 
 
 def cmd_table(args):
+    from .io.table import TABLE_FORMATS, table_text, write_table
+
     fmt = "md"
-    if args.out == "-":  # stdout, as without --out
+    if is_stdio(args.out):  # stdout, as without --out
         args.out = None
     if args.out is not None and args.json:
         raise UsageError("--json prints the table on stdout; --out writes it: choose one")
@@ -812,7 +815,7 @@ def cmd_table(args):
         try:
             if streamed:
                 with above_bars():  # not into the bar's line on a terminal
-                    print(_table_header(args.unique), flush=True)
+                    print(TABLE_FORMATS["md"].header(args.unique), flush=True)
             for n in ns:
                 outer.set_postfix_str(f"n={n}")
                 r = run_count(
@@ -830,15 +833,15 @@ def cmd_table(args):
                 outer.update(min(weights[n], 1.0 - outer.n))
                 if streamed:
                     with above_bars():
-                        print(_table_row(r, args.unique), flush=True)
+                        print(TABLE_FORMATS["md"].row(r, args.unique), flush=True)
         finally:
             outer.close()
             if store is not None:
                 store.close()
     if args.json and not args.out:
-        print(_table_text("json", rows, args.unique), end="")
+        print(table_text("json", rows, args.unique), end="")
     if args.out:
-        _write_table(args.out, fmt, rows, args.unique, args.force)
+        write_table(args.out, fmt, rows, args.unique, args.force)
         _note(args, f"wrote {len(rows)} row{'s' * (len(rows) != 1)} to {args.out}")
     return 0
 
@@ -863,56 +866,9 @@ def _table_estimate(args, ns, jobs):
         )
 
 
-def _table_header(unique):
-    cols = ["n", "total"] + (["fundamental"] if unique else []) + ["method", "units", "seconds"]
-    return "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols)
-
-
-def _table_fields(r, unique):
-    return (
-        [r.n, r.total]
-        + ([r.fundamental] if unique else [])
-        + [r.method, r.units, round(r.seconds, 3)]
-    )
-
-
-def _table_row(r, unique):
-    return "| " + " | ".join(str(x) for x in _table_fields(r, unique)) + " |"
-
-
-def _write_table(path, fmt, rows, unique, force):
-    from .formats import write_text_atomically
-
-    write_text_atomically(path, _table_text(fmt, rows, unique), force)
-
-
-def _table_text(fmt, rows, unique):
-    """The table as text: ``csv``, ``json`` (a list of objects) or ``md``."""
-    import csv
-    import io
-
-    buf = io.StringIO()
-    names = ["n", "total"] + (["fundamental"] if unique else []) + ["method", "units", "seconds"]
-    if fmt == "csv":
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(names)
-        for r in rows:
-            w.writerow(_table_fields(r, unique))
-    elif fmt == "json":
-        json.dump(
-            [dict(zip(names, _table_fields(r, unique), strict=True)) for r in rows], buf, indent=1
-        )
-        buf.write("\n")
-    else:
-        buf.write(_table_header(unique) + "\n")
-        for r in rows:
-            buf.write(_table_row(r, unique) + "\n")
-    return buf.getvalue()
-
-
 def _check_out_path(path, force):
-    """The output path, checked before any work (see formats.check_output_path)."""
-    from .formats import check_output_path
+    """The output path, checked before any work (see io.check_output_path)."""
+    from .io.atomic import check_output_path
 
     return check_output_path(path, force)
 
@@ -981,33 +937,25 @@ def _output_format(args, default="perm"):
     fmt = _named_format(args, default)
     checks.check_one_based(fmt, args.one_based)
     checks.check_labels(fmt, args.labels)
-    checks.check_destination(fmt, bool(args.out and args.out != "-"))
+    checks.check_destination(fmt, not is_stdio(args.out))
     return fmt
 
 
 def _named_format(args, default):
-    from .names import EXTENSIONS, SHARED_EXTENSIONS
-
-    if args.format and args.out and args.out != "-":
-        ext = os.path.splitext(args.out)[1].lower()
-        shared = args.format in SHARED_EXTENSIONS.get(ext, ())
-        if ext in EXTENSIONS and EXTENSIONS[ext] != args.format and not shared:
-            raise UsageError(
-                f"--format {args.format} contradicts the extension of "
-                f"{args.out} ({EXTENSIONS[ext]}); rename the file or drop --format"
-            )
-    if args.format:
-        return args.format
-    if args.out and args.out != "-":
-        return EXTENSIONS.get(os.path.splitext(args.out)[1].lower(), default)
-    return default
+    named = None if is_stdio(args.out) else extension_formats(args.out)
+    if args.format and named and args.format not in named:
+        raise UsageError(
+            f"--format {args.format} contradicts the extension of "
+            f"{args.out} ({named[0]}); rename the file or drop --format"
+        )
+    return args.format or (named[0] if named else default)
 
 
 def _writer(args, n, fmt, expected, estimated=False, reserve=0):
-    from .formats import SolutionWriter
+    from .io.writer import SolutionWriter
 
     return SolutionWriter(
-        args.out if args.out != "-" else None,
+        args.out,
         fmt,
         n,
         one_based=args.one_based,
@@ -1027,7 +975,7 @@ def cmd_solutions(args):
 
     if checks.fixed_conflict(fixed):
         _note(args, f"no solution: {checks.fixed_conflict(fixed, args.one_based)}")
-    to_file = args.out and args.out != "-"
+    to_file = not is_stdio(args.out)
     expected, exact = None, False
 
     def spill(count):  # the listing's temporary file, beside the output
@@ -1036,7 +984,7 @@ def cmd_solutions(args):
     if (to_file and not args.force) or _show_progress(args):
         fits = None
         if to_file and not args.force:
-            from .formats import fits as fits_on_disk
+            from .io.registry import fits as fits_on_disk
 
             def fits(count):
                 return fits_on_disk(
@@ -1079,11 +1027,9 @@ def cmd_solutions(args):
             args,
             f"no solutions for n = {args.n}" + (" with these fixed queens" if fixed else ""),
         )
-    if args.out and args.out != "-":
-        from .names import EXTENSIONS
-
+    if not is_stdio(args.out):
         ext = os.path.splitext(args.out)[1].lower()
-        unknown = ext and not args.format and ext not in EXTENSIONS and ext != ".txt"
+        unknown = not args.format and extension_formats(args.out) == ()
         hint = f"; {ext} is the extension of no solution format: --format chooses one"
         _note(
             args,
@@ -1115,7 +1061,7 @@ def cmd_construct(args):
     fmt = _output_format(args)
     from .construct import NoSolution, construct
 
-    _check_construct_memory(args.n, fmt, bool(args.out and args.out != "-"))
+    _check_construct_memory(args.n, fmt, not is_stdio(args.out))
     try:
         queens = construct(args.n)
     except NoSolution as exc:  # as `first` says it: a negative answer, exit 1
@@ -1143,12 +1089,12 @@ def _check_construct_memory(n, fmt, to_file):
 
 
 def cmd_verify(args):
-    if args.file == "-" and (sys.stdin is None or sys.stdin.closed):
+    if is_stdio(args.file) and (sys.stdin is None or sys.stdin.closed):
         raise UsageError("standard input is closed; nothing to verify")
 
     if args.format:
         checks.check_one_based(args.format, args.one_based)
-    from .formats import read_solutions
+    from .io.registry import read_solutions
 
     reader = read_solutions(args.file, args.format, args.n, one_based=args.one_based)
     from .verify import check_blocks
@@ -1366,7 +1312,7 @@ def _run(args):
     if getattr(args, "fixed", None) and args.one_based:
         # --fixed from 1: made 0-based once, checked with 1-based messages
         args.fixed = list(checks.check_fixed(checks.check_n(args.n), args.fixed, one_based=True))
-    to_file = getattr(args, "out", None) not in (None, "-") and args.command != "verify"
+    to_file = not is_stdio(getattr(args, "out", None)) and args.command != "verify"
     if (sys.stdout is None or sys.stdout.closed) and not to_file:
         raise UsageError("standard output is closed; nowhere to print the result")
     if sys.stdout is None:

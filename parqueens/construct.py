@@ -15,11 +15,9 @@ B. Bernhardsson, "Explicit solutions to the N-queens problem for all N",
 ACM SIGART Bulletin 2(2), 7, 1991 (a survey of the explicit constructions).
 """
 
-import numbers
-
 import numpy as np
 
-from .checks import check_n
+from .checks import check_columns, check_n
 
 
 class NoSolution(ValueError):
@@ -116,32 +114,14 @@ def is_solution(queens):
     ValueError
         If ``queens`` is not one-dimensional (nested, or a 0-d or 2-D array).
     """
-    if isinstance(queens, (str, bytes)):
-        raise TypeError("queens must be a sequence of int, got a string")
-    if isinstance(queens, np.ndarray):
-        q = queens
-    else:
-        try:
-            seq = list(queens)
-        except TypeError:
-            raise TypeError(
-                f"queens must be a sequence of int, got {type(queens).__name__}"
-            ) from None
-        for c in seq:
-            if isinstance(c, bool) or not isinstance(c, numbers.Integral):
-                if np.ndim(c) and not isinstance(c, (str, bytes)):
-                    raise ValueError("queens must be one-dimensional, got nested sequences")
-                raise TypeError(f"queens must contain only integers, got {type(c).__name__}")
-        if any(not -(2**63) <= c < 2**63 for c in seq):
+    q = check_columns(queens)  # an integer array, or a list of int
+    if isinstance(q, list):
+        if any(not -(2**63) <= c < 2**63 for c in q):
             return False  # beyond int64, so certainly out of range
-        q = np.asarray(seq, dtype=np.int64)
-    if q.ndim != 1:
-        raise ValueError(f"queens must be one-dimensional, got shape {q.shape}")
+        q = np.asarray(q, dtype=np.int64)
     n = q.shape[0]
     if n == 0:
         return True
-    if q.dtype.kind not in "iu":
-        raise TypeError(f"queens must have an integer dtype, got {q.dtype}")
     # range check before the cast, so uint64 values cannot wrap
     if q.min() < 0 or q.max() >= n:
         return False

@@ -28,6 +28,8 @@ search kernels (canonical check at the leaves) and the public helpers.
 import numpy as np
 from numba import njit
 
+from .checks import check_row
+
 #: Names of the eight symmetries, indexed by ``g``.
 SYMMETRIES = (
     "identity",
@@ -150,11 +152,10 @@ def _canonical_stabilizer(n, queens, inv, ties_only=False):
 
 
 def _as_perm(queens):
-    q = np.asarray(queens, dtype=np.int64)
-    if q.ndim != 1:
-        raise ValueError("queens must be a one-dimensional sequence of columns")
-    n = q.shape[0]
-    if n and not np.array_equal(np.sort(q), np.arange(n)):
+    """``queens`` (a row of queens, :func:`parqueens.checks.check_row`) as
+    an int64 array; ``ValueError`` unless it is a permutation of ``range(n)``."""
+    q = np.array(check_row(queens), dtype=np.int64)
+    if len(set(q.tolist())) != q.shape[0]:
         raise ValueError("queens must be a permutation of range(n)")
     return q
 
@@ -176,6 +177,9 @@ def transform(queens, g):
 
     Raises
     ------
+    TypeError
+        If ``queens`` has entries that are not integers (booleans
+        included), or ``g`` is neither an integer nor a name.
     ValueError
         If ``queens`` is not a permutation or ``g`` is not a symmetry.
     """
@@ -197,7 +201,8 @@ def orbit(queens):
     """The distinct images of ``queens`` under D4, sorted lexicographically.
 
     Returns a list of tuples; its length is the orbit size (1, 2, 4 or 8).
-    Raises ``ValueError`` if ``queens`` is not a permutation.
+    Raises ``ValueError`` if ``queens`` is not a permutation, ``TypeError``
+    if its entries are not integers (booleans included).
     """
     q = _as_perm(queens)
     return sorted({transform(q, g) for g in range(8)})
@@ -207,7 +212,7 @@ def canonical(queens):
     """The canonical form: the lexicographically smallest image under D4.
 
     ``queens``: sequence of int, a permutation.  Returns a tuple of int.
-    Raises ``ValueError`` if ``queens`` is not a permutation.
+    Raises as :func:`orbit`.
     """
     return orbit(queens)[0]
 

@@ -4,16 +4,16 @@ see :data:`DIRECT_ROWS`).
 
 :func:`check_blocks` takes the solutions as 2-D integer arrays (one
 solution per row, ``block[i, row] = col``), as
-:meth:`parqueens.formats.SolutionReader.blocks` reads them from a file.  Per
+:meth:`parqueens.io.reading.SolutionReader.blocks` reads them from a file.  Per
 block, a kernel checks each row for being a placement without attacks (a
 permutation with distinct diagonals), whether the rows so far are in strictly
 increasing lexicographic order, and with ``unique`` whether each is the
 canonical form of its class.  Duplicates: a list that is strictly increasing
 (what parqueens writes) has none; otherwise the valid rows, kept in one
 compact array, are hashed, sorted by hash, and rows with equal hashes
-compared.  Memory: the rows in ``uint8`` (``uint16``/``uint32`` for larger
-boards) plus 16 bytes per row while sorting, about one to two times a
-``.npy`` file's size.
+compared.  Memory: the rows in the dtype of an npy file
+(:func:`parqueens.io.npy.npy_dtype`: ``uint8`` up to n = 255) plus 16 bytes
+per row while sorting, about one to two times a ``.npy`` file's size.
 """
 
 import itertools
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import small
+from .io.npy import npy_dtype
 
 #: At most this many solutions, in one block, are checked in Python: a short
 #: list is answered before numba would have loaded its kernels.
@@ -91,11 +92,6 @@ def _repeats_direct(rows, valid):
     return repeat
 
 
-def _compact(n):
-    """The smallest unsigned dtype for columns of an n-board."""
-    return np.uint8 if n <= 256 else np.uint16 if n <= 65536 else np.uint32
-
-
 def why_invalid(queens, n=None, one_based=False, bad_row=None):
     """Why ``queens`` (sequence of int, ``queens[row] = col``) is not a
     valid placement: the first two queens, row by row, that attack each
@@ -103,7 +99,7 @@ def why_invalid(queens, n=None, one_based=False, bad_row=None):
 
     ``bad_row``: ``(row, columns)`` of a board line without exactly one
     queen or ``(row, column)`` of a column off the board (as
-    :attr:`parqueens.formats.SolutionReader.bad_rows` records them, the row
+    :attr:`parqueens.io.reading.TextReader.bad_rows` records them, the row
     then holding n), described first.  Rows and columns are counted from 1 with
     ``one_based``."""
     n = len(queens) if n is None else n
@@ -142,7 +138,7 @@ def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_
     ----------
     blocks : iterable of numpy.ndarray
         Integer arrays of shape ``(k, n)``, columns in ``0..n-1`` (as
-        :meth:`parqueens.formats.SolutionReader.blocks` gives them), in
+        :meth:`parqueens.io.reading.SolutionReader.blocks` gives them), in
         input order.
     n : int or None
         The board size, if known (for a report of an empty list).
@@ -150,11 +146,11 @@ def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_
         Also check that each solution is the canonical form of its class.
     rows : numpy.ndarray or None
         All the solutions at once, if they are at hand (a memory-mapped
-        ``.npy`` file: :attr:`parqueens.formats.SolutionReader.array`), so
+        ``.npy`` file: :attr:`parqueens.io.reading.SolutionReader.array`), so
         that no copy of them is kept for finding duplicates.
     bad_rows : dict or None
         Solution index -> ``(row, columns)`` of its board line without
-        exactly one queen (:attr:`parqueens.formats.SolutionReader.bad_rows`),
+        exactly one queen (:attr:`parqueens.io.reading.TextReader.bad_rows`),
         for the description of the first problem.
     one_based : bool
         Describe the first problem with columns (and rows) counted from 1.
@@ -200,7 +196,7 @@ def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_
                 i = int(np.flatnonzero(mask)[0])
                 first[problem] = (report.count + i, block[i].tolist())
         if rows is None:  # text: a compact copy, smaller than the text
-            kept.append(block.astype(_compact(report.n)))
+            kept.append(block.astype(npy_dtype(report.n)))
         valid_parts.append(valid)
         if unique:  # else all True: not kept
             canon_parts.append(canon)

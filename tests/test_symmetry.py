@@ -57,10 +57,22 @@ def test_group_closure(p, g, h):
     assert canonical(transform(transform(p, g), h)) == canonical(p)
 
 
-@pytest.mark.parametrize("bad", [(0, 0), (1, 2), "x", [[0]]])
-def test_rejects_non_permutations(bad):
-    with pytest.raises(ValueError):
-        canonical(bad)
+@pytest.mark.parametrize(
+    "bad, exc, words",
+    [
+        ((0, 0), ValueError, "queens must be a permutation of range"),
+        ((1, 2), ValueError, "columns must lie in 0..1"),
+        ([[0]], ValueError, "queens must be one-dimensional"),
+        # as the README says: booleans are not integers (numpy read them as 1 and 0)
+        ((True, False), TypeError, "queens must contain only integers, got bool"),
+        ((1.0, 0.0), TypeError, "queens must contain only integers, got float"),
+        ("10", TypeError, "queens must be a sequence of int, got a string"),
+    ],
+)
+def test_rejects_non_permutations(bad, exc, words):
+    for f in (canonical, orbit, orbit_size, lambda q: transform(q, 1)):
+        with pytest.raises(exc, match=words):
+            f(bad)
 
 
 def test_rejects_unknown_symmetry():

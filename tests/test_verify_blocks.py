@@ -108,9 +108,9 @@ def _read_both(path, **kw):
 def test_perm_in_bulk_reads_as_line_by_line(tmp_path, spoil, monkeypatch):
     # The bulk parser takes what parqueens writes and hands any other line
     # to the line reader: the same rows, n and messages either way.
-    import parqueens.formats as formats
+    from parqueens.io.reading import LineReader
 
-    monkeypatch.setattr(formats, "_BULK_FROM", 2)  # these short files in bulk too
+    monkeypatch.setattr(LineReader, "bulk_from", 2)  # these short files in bulk too
     lines = [" ".join(map(str, q)) for q in ALL10[:40].tolist()]
     for where in (0, 13, 39):
         text = lines.copy()

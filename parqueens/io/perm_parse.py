@@ -1,15 +1,16 @@
-"""Bulk parsing of text solutions with a numba kernel (a private helper of
-:mod:`parqueens.formats`, which imports it only when a whole file is read in
-blocks, so that reading a few lines does not load numba).
+"""Bulk parsing of perm lines with a numba kernel, imported by
+:class:`parqueens.io.reading.LineReader` only when a whole file is read in
+blocks, so that reading a few lines does not load numba.
 
-:func:`_perm_lines` reads the lines of the perm format as parqueens writes
+:func:`perm_lines` reads the lines of the perm format as parqueens writes
 them: columns in decimal without leading zeros, separated by single spaces,
 each line ended by ``\\n`` (or ``\\r\\n``).  It stops at the first line that
 is not exactly that, or that has another length or a column out of range;
 the caller reads that line and the rest one by one, which gives the exact
-error messages.  The input is ``numpy.uint8`` bytes; rows are ``int64``.
+error messages.
 """
 
+import numpy as np
 from numba import njit
 
 _SPACE, _LF, _CR, _ZERO_DIGIT, _NINE = 32, 10, 13, 48, 57
@@ -61,3 +62,14 @@ def _perm_lines(data, n, offset, out):
         rows += 1
         pos = i
     return rows, pos
+
+
+def perm_lines(lines, n, offset):
+    """The rows of the leading perm lines of ``lines`` (a list of bytes,
+    each ending with its newline) of exactly n columns in ``offset..n - 1 +
+    offset``: an int64 array of shape ``(k, n)``, columns less ``offset``;
+    k is the number of lines parsed before the first that is not such a
+    line (0 to ``len(lines)``).  ``n`` must be >= 1."""
+    out = np.empty((len(lines), n), np.int64)
+    rows, _ = _perm_lines(np.frombuffer(b"".join(lines), np.uint8), n, offset, out)
+    return out[:rows]

@@ -1,0 +1,38 @@
+"""The terminal picture: drawn only where it shows."""
+
+import io
+
+import pytest
+
+from parqueens.io import SolutionWriter
+from parqueens.io import terminal_board as terminal
+from parqueens.listing import iter_blocks
+
+
+class _Tty(io.StringIO):
+    encoding = "utf-8"
+
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize(
+    "env, drawn",
+    [({"TERM": "xterm-256color"}, True), ({"TERM": "dumb"}, False), ({"NO_COLOR": "1"}, False)],
+)
+def test_terminal_picture_only_where_it_shows(monkeypatch, env, drawn):
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    out = _Tty()
+    monkeypatch.setattr("sys.stdout", out)
+    with SolutionWriter(None, "board", 4) as w:
+        w.write_many(next(iter_blocks(4)))
+    text = out.getvalue()
+    if drawn:
+        assert w.picture and text.count("\u265b") == 8 and text.count("\n") == 9
+        assert text.startswith(terminal._LIGHT_BG + "  " + terminal._DARK_BG)
+    else:
+        assert not w.picture and text == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"
+    assert not terminal.terminal_can_show(io.StringIO())
