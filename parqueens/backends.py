@@ -28,6 +28,7 @@ import time
 from contextlib import contextmanager
 
 from .checks import check_backend, check_jobs, check_scheduler
+from .errors import NEGATIVE, NO_CLUSTER, ParqueensError
 
 #: With the default ``jobs=None``, boards with up to this many rows to search
 #: (fixed queens' rows not counted) are searched in the calling thread:
@@ -59,14 +60,16 @@ _NO_WORKER = "parqueens-no-worker-left"
 _log = logging.getLogger("parqueens")
 
 
-class BackendError(Exception):
+class BackendError(ParqueensError):
     """The backend cannot be used (missing package, unreachable scheduler)."""
 
 
 class ClusterUnreachable(BackendError):
     """The Dask cluster is not there when the run starts: its scheduler
     cannot be reached, or has no worker and none joined in time
-    (:data:`WORKER_WAIT`)."""
+    (:data:`WORKER_WAIT`).  Exit code 3."""
+
+    exit_code = NO_CLUSTER
 
 
 class Terminated(BaseException):
@@ -90,15 +93,18 @@ class RunInterrupted(KeyboardInterrupt):
         self.n, self.finished, self.units, self.terminated = n, finished, units, terminated
 
 
-class WorkerDied(RuntimeError):
+class WorkerDied(ParqueensError, RuntimeError):
     """A worker process died (killed, or out of memory) during a run, or the
-    Dask cluster failed.
+    Dask cluster failed; exit code 1 (the finished units are kept with a
+    checkpoint, and the run can be resumed).
 
     ``unit_ids`` lists the units of the run not finished when it happened;
     ``what`` says what happened; ``during`` None: while searching one of
     those units (the first of them, most likely), else what the run was
     doing ("" for nothing to add).
     """
+
+    exit_code = NEGATIVE
 
     def __init__(
         self, unit_ids, what="a worker process died (killed or out of memory)", during=None
@@ -121,7 +127,9 @@ class WorkerDied(RuntimeError):
 
 class ClusterLost(WorkerDied):
     """The Dask cluster was lost during a run: its scheduler, or every worker
-    for longer than :data:`WORKER_WAIT`."""
+    for longer than :data:`WORKER_WAIT`.  Exit code 3."""
+
+    exit_code = NO_CLUSTER
 
 
 def cpu_count():

@@ -92,7 +92,7 @@ def _listing_depth(n, method, fixed=(), jobs=1):
 
 
 def _probe(n, fixed):
-    from .runner import probe_units
+    from .estimate import probe_units
     from .units import iter_units
 
     return probe_units([unit for unit, _ in iter_units(n, "plain", 2, fixed)], 100_000, 1)
@@ -352,7 +352,7 @@ def planned_count(n, *, unique=False, fixed=None, limit=None, jobs=None, fits=No
 
     Counting the solutions costs a quarter of listing them, so for more than
     13 rows to search the number is estimated by Knuth's random probes
-    (:func:`parqueens.runner.probe_units`, 100,000 of them over the units of
+    (:func:`parqueens.estimate.probe_units`, 100,000 of them over the units of
     two rows: about 0.03 s; within 14 % of the count for n = 12..20;
     ``unique``: an eighth of the total).  ``fits``: None, or a predicate on
     a number of solutions (such as whether their file fits in the free

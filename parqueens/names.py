@@ -36,7 +36,7 @@ BACKEND_ALIASES = {"threading": "threads", None: "threads"}
 
 #: The weight of a work unit's solutions, by method: each ``mirror``
 #: solution stands for itself and its mirror image; ``d4`` weighs each class
-#: found by its orbit size instead (see :class:`parqueens.runner.Tally`); a
+#: found by its orbit size instead (see :class:`parqueens.tally.Tally`); a
 #: ``join`` unit's count is its share of the total, weights folded in.
 WEIGHTS = {"plain": 1, "mirror": 2, "d4": 1, "join": 1}
 

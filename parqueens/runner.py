@@ -1,15 +1,13 @@
-"""Counting runs: plan, resume, dispatch, merge exactly.
+"""Counting runs: resume, recheck, dispatch, merge exactly.
 
-:func:`run_count` plans a count (the jobs by
-:func:`parqueens.backends.plan_jobs`, the method, split depth and work units
-by :func:`parqueens.units.plan_count`), takes the units a checkpoint already
-holds (:mod:`parqueens.store`, which checks that the file belongs to this
-run), loads the numba kernels once (so that workers find them in the on-disk
-cache instead of compiling them concurrently), and hands chunks of the other
-units to :func:`parqueens.backends.parallel`, which streams results as chunks
-finish.  A :class:`Tally` merges them as Python integers, so totals never
-overflow; a single unit's count is a ``uint64``, which no search can fill
-(2**64 solutions at a billion a second take 585 years).
+:func:`run_count` plans a count once (:func:`parqueens.plan.plan_run`: the
+method, jobs and work units) and runs the plan (:func:`run_plan`): it takes
+the units a checkpoint already holds (:mod:`parqueens.store`, which checks
+that the file belongs to this run), loads the numba kernels once (so that
+workers find them in the on-disk cache instead of compiling them
+concurrently), and hands chunks of the other units to
+:func:`parqueens.backends.parallel`, which streams results as chunks finish;
+a :class:`parqueens.tally.Tally` merges them exactly.
 """
 
 import contextlib
@@ -18,7 +16,7 @@ import math
 import random
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 from . import small
 from .backends import (
@@ -27,14 +25,15 @@ from .backends import (
     WorkerDied,
     call_interruptibly,
     parallel,
-    plan_jobs,
     start_workers,
     worker_failure,
 )
-from .checks import check_backend, check_recheck, check_share, fixed_conflict
-from .methods import check_count, units_classified
-from .names import METHODS, ORBIT_SIZES, UNITS_FROM, WEIGHTS
+from .checks import check_recheck, check_share, fixed_conflict
+from .methods import units_classified
+from .names import ORBIT_SIZES
+from .plan import plan_run
 from .store import CheckpointError, forget_unit_hint
+from .tally import Tally, UnitResult, classes, fixed_by_turns
 
 # numpy, the numba kernels and the work units are imported where they are
 # used: a small board (parqueens.small) is counted without them, at once.
@@ -114,18 +113,6 @@ class CountResult:
         else:
             d["orbits"] = {str(k): v for k, v in self.orbits.items()}
         return d
-
-
-@dataclass
-class UnitResult:
-    """Result of one work unit: its solutions found (before weighting),
-    canonical classes by stabiliser size (``by_stab[k]`` for ``2**k``), and
-    the queens placed (0: not counted; a counted unit places at least its
-    prefix)."""
-
-    solutions: int
-    by_stab: tuple = field(default=(0, 0, 0, 0))
-    nodes: int = 0
 
 
 @functools.cache
@@ -292,75 +279,6 @@ def _run_chunk_tagged(index, units, unique, nodes, stop=None):
     return index, run_chunk(units, unique, nodes, stop)
 
 
-class Tally:
-    """The exact merge of the unit results of one board size and method
-    (Python ints, never overflowing): for a run, a resume and ``status``.
-
-    Attributes: ``classes`` (canonical classes by stabiliser, indexed like
-    ``by_stab``), ``nodes`` (queens placed), ``counted`` (every unit's nodes
-    were counted), ``units`` (results added).
-    """
-
-    def __init__(self, method):
-        self.method = method
-        self.weight = WEIGHTS[method]
-        self.solutions = 0
-        self.nodes = 0
-        self.counted = True
-        self.units = 0
-        self.classes = [0, 0, 0, 0]
-
-    def add(self, res):
-        """Add one :class:`UnitResult`."""
-        self.solutions += res.solutions
-        self.nodes += res.nodes
-        self.counted = self.counted and res.nodes > 0
-        self.units += 1
-        for k in range(4):
-            self.classes[k] += res.by_stab[k]
-
-    @property
-    def orbits(self):
-        """``{orbit size: classes}`` (see :data:`parqueens.names.ORBIT_SIZES`)."""
-        return dict(zip(ORBIT_SIZES, self.classes, strict=True))
-
-    @property
-    def fundamental(self):
-        """Canonical classes found (meaningful for ``d4``, or with ``unique``)."""
-        return sum(self.classes)
-
-    @property
-    def total(self):
-        """The solutions: weighted by method, or for ``d4`` each class by its
-        orbit size (its units search one representative per class)."""
-        if self.method == "d4":
-            return sum(size * c for size, c in self.orbits.items())
-        return self.weight * self.solutions
-
-
-def tally_stored(method, stored):
-    """A :class:`Tally` of units read from a checkpoint: ``stored`` maps unit
-    ids to ``(solutions, by_stab, nodes)`` (see
-    :meth:`parqueens.store.RunStore.begin_run`)."""
-    tally = Tally(method)
-    for res in stored.values():
-        tally.add(UnitResult(*res))
-    return tally
-
-
-def run_identity(method, unique, fixed):
-    """What makes a checkpoint belong to a count: the method asked for (None
-    named as the default it stands for, ``join`` (the join where it serves,
-    ``d4`` elsewhere) or ``plain`` with fixed queens, so that naming the
-    default makes no other run), ``unique`` and the fixed queens.  A
-    JSON-ready dict, checked by :meth:`parqueens.store.RunStore.claim`; the
-    split depth is checked per board size, the version when the file is
-    opened."""
-    fixed = sorted({(int(r), int(c)) for r, c in fixed or ()})
-    method = method or ("plain" if fixed else METHODS[0])
-    return {"method": method, "unique": bool(unique), "fixed": [list(q) for q in fixed]}
-
-
 def run_count(
     n,
     *,
@@ -385,9 +303,11 @@ def run_count(
         Also count the symmetry classes (fundamental solutions, OEIS A002562)
         and their orbit sizes.
     method : str or None
-        ``"d4"`` (the default, None: about 1/8 of the full tree),
-        ``"mirror"`` (1/2) or ``"plain"`` (all of it); see
-        :mod:`parqueens.units`.
+        ``"join"`` (matching half-boards, n = 4..21), ``"d4"`` (a search of
+        about 1/8 of the full tree), ``"mirror"`` (1/2) or ``"plain"`` (all
+        of it); None: the join where it serves, else d4, or the method of
+        the checkpoint (see :func:`parqueens.methods.resolve_method` and
+        :func:`parqueens.plan.method_of`).
     jobs : int or None
         Parallel jobs (threads by default); None for all cores (but 1 for
         at most 14 rows to search, fixed queens not counted, where starting
@@ -397,8 +317,9 @@ def run_count(
         :func:`parqueens.backends.plan_jobs`; :attr:`CountResult.jobs` says
         how many ran.
     split_depth : int or None
-        Rows pre-placed per work unit; None chooses one with at least 64
-        units per job (or, resuming, the depth recorded in the checkpoint).
+        Rows pre-placed per work unit of a search; None chooses one with at
+        least 64 units per job (or, resuming, the depth recorded in the
+        checkpoint).
     progress : bool
         Show a tqdm bar over the work units on stderr.
     fixed : iterable of (int, int) or None
@@ -406,9 +327,9 @@ def run_count(
         ``(row, col)``; the method is then ``plain``.
     checkpoint : parqueens.store.RunStore, str, os.PathLike or None
         Store each finished unit there, and skip the units it already holds;
-        a file that holds another run (:func:`run_identity`), or that another
-        live process uses, is refused.  A path is opened (created if
-        missing) and closed again by this call.
+        a file that holds another run (:func:`parqueens.plan.run_identity`),
+        or that another live process uses, is refused.  A path is opened
+        (created if missing) and closed again by this call.
     backend : str or None
         Where the units run: ``"threads"`` (default, as on the command line;
         also ``"threading"`` and None),
@@ -417,9 +338,10 @@ def run_count(
     nodes : bool
         Also count the queens placed (:attr:`CountResult.nodes`), with a
         kernel variant that has a counter in its hot loop (5 to 10 %
-        slower).  Units resumed from a checkpoint keep the count stored with
-        them; if one was stored without it, ``nodes`` is None (and the
-        other units are searched without counting them).
+        slower; a search: the default method is then d4).  Units resumed
+        from a checkpoint keep the count stored with them; if one was stored
+        without it, ``nodes`` is None (and the other units are searched
+        without counting them).
     recheck : float or None
         With a checkpoint: the share (0 to 1) of the units taken from it
         that are searched again and compared with what it holds, before
@@ -449,57 +371,33 @@ def run_count(
         On Ctrl-C or SIGTERM (:class:`parqueens.backends.Terminated`) during
         the search; the units finished are in the checkpoint.
     """
-    backend = check_backend(backend)
-    recheck = check_recheck(recheck, checkpoint)
-    asked = method
-    n, method, fixed = check_count(n, method, unique, fixed, split_depth, nodes)
-    if small.serves(
+    check_recheck(recheck, checkpoint)
+    plan = plan_run(
         n,
-        fixed,
+        unique=unique,
+        method=method,
         jobs=jobs,
-        method=asked,
         split_depth=split_depth,
-        nodes=nodes,
-        checkpoint=checkpoint,
+        fixed=fixed,
         backend=backend,
-    ):
-        return _direct(n, fixed, unique)
-    jobs = plan_jobs(jobs, backend, n - len(fixed))
-    store = _open_checkpoint(checkpoint, n, run_identity(asked, unique, fixed))
+        nodes=nodes,
+    )
+    store = _open_checkpoint(checkpoint, plan.n, plan.identity)
     try:
-        if store is not None and asked is None:  # the checkpoint keeps its method
-            asked = method_of(store, asked)
-            n, method, fixed = check_count(n, asked, unique, fixed, split_depth, nodes)
-        identity = run_identity(asked, unique, fixed)  # as asked, not resolved
-        return _run(
-            n,
-            unique,
-            method,
-            jobs,
-            split_depth,
-            progress,
-            fixed,
-            store,
-            backend,
-            nodes,
-            recheck,
-            identity,
-        )
+        return run_plan(plan.with_checkpoint(store), progress=progress, recheck=recheck)
     finally:
         if store is not None and store is not checkpoint:
             store.close()
 
 
-def method_of(checkpoint, asked):
-    """The method a count asks for (``asked``, None for the default), given
-    its checkpoint (a :class:`parqueens.store.RunStore` or None): what was
-    asked, or when nothing was, the method the checkpoint's run recorded,
-    so that a file keeps its method (one made with ``--method d4``, or by
-    parqueens 0.2, whose default was ``d4``, goes on with ``d4``)."""
-    if asked is not None or checkpoint is None:
-        return asked
-    recorded = checkpoint.recorded_method()
-    return recorded if recorded in METHODS and recorded != METHODS[0] else asked
+def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, backend="threads"):
+    """The estimated time of a count, without running it: a dict (see
+    :func:`parqueens.estimate.estimate_split`); the arguments as
+    :func:`run_count`'s.  Raises TypeError, ValueError."""
+    plan = plan_run(
+        n, method=method, jobs=jobs, split_depth=split_depth, fixed=fixed, backend=backend
+    )
+    return plan.estimate()
 
 
 def _open_checkpoint(checkpoint, n, identity):
@@ -519,52 +417,35 @@ def _open_checkpoint(checkpoint, n, identity):
     )
 
 
-def _run(
-    n,
-    unique,
-    method,
-    jobs,
-    split_depth,
-    progress,
-    fixed,
-    checkpoint,
-    backend,
-    nodes,
-    recheck,
-    identity,
-):
-    """:func:`run_count` once its arguments are checked and its checkpoint open."""
-    from .units import plan_count
-
-    # Before any kernel is called here (make_units and join_units call some):
-    # loading the numba cache in the main thread would swallow a Ctrl-C
-    # (ctypes callbacks).
-    call_interruptibly(warm_up, bool(nodes), method == "join")
+def run_plan(plan, *, progress=False, recheck=None):
+    """Run a count as planned (a :class:`parqueens.plan.CountPlan`): claim
+    its checkpoint (:meth:`~parqueens.plan.CountPlan.claim`), take the
+    units it holds, search a sample of them again (``recheck``, see
+    :func:`run_count`), dispatch the others, merge, and record the size as
+    finished.  Returns a :class:`CountResult`; raises as
+    :func:`run_count`."""
+    recheck = check_recheck(recheck, plan.checkpoint)
+    if plan.direct:
+        return _direct(plan.n, plan.fixed, plan.unique)
+    if plan.jobs is None:  # planned before its Dask cluster was reached
+        plan = plan.with_jobs(plan.asked_jobs)
+    n, unique, checkpoint = plan.n, plan.unique, plan.checkpoint
+    plan.claim()
+    split = plan.split  # its kernels are loaded in a helper thread (Ctrl-C)
     start = time.perf_counter()
-    if checkpoint is not None:
-        # What can be refused by reading, before the claim (a refusal then
-        # leaves the file as it was).
-        checkpoint.check_identity(identity)
-        if split_depth is None:
-            split_depth = checkpoint.run_depth(n)
-        checkpoint.check_method(n, method)
-        checkpoint.check_depth(n, split_depth)
-        checkpoint.check_classified(n, units_classified(method, n, unique))
-        checkpoint.claim(identity)
-    plan = plan_count(n, method, jobs, split_depth, fixed)
-    tally, todo, held = _resume(plan, checkpoint, unique)
+    tally, todo, held = _resume(split, checkpoint, unique)
     rechecked = 0
     if held:
-        rechecked = _recheck(plan, held, checkpoint.path, unique, recheck, jobs, backend)
-    nodes = bool(nodes) and tally.counted  # not for a total resumed units leave unknown
-    run_jobs = max(1, min(plan.jobs, len(todo)))  # what runs: no more than the units left
+        rechecked = _recheck(split, held, checkpoint.path, unique, recheck, plan.jobs, plan.backend)
+    nodes = plan.nodes and tally.counted  # not for a total resumed units leave unknown
+    run_jobs = max(1, min(split.jobs, len(todo)))  # what runs: no more than the units left
     _dispatch(
-        plan,
+        split,
         todo,
         run_jobs,
         tally,
         unique=unique,
-        backend=backend,
+        backend=plan.backend,
         nodes=nodes,
         checkpoint=checkpoint,
         progress=progress,
@@ -572,52 +453,27 @@ def _run(
     result = CountResult(
         n,
         tally.total,
-        method=plan.method,
-        split_depth=plan.depth,
-        units=len(plan.units),
-        jobs=max(run_jobs, min(plan.jobs, rechecked)),  # the recheck's threads too
+        method=split.method,
+        split_depth=split.depth,
+        units=len(split.units),
+        jobs=max(run_jobs, min(split.jobs, rechecked)),  # the recheck's threads too
         nodes=tally.nodes if nodes else None,
-        resumed=len(plan.units) - len(todo),
-        conflict=plan.conflict,
+        resumed=len(split.units) - len(todo),
+        conflict=split.conflict,
         rechecked=rechecked,
     )
-    if unique or plan.method == "join":  # the join's classes check its total, always
-        orbits = classes(plan.method, n, tally)
+    if unique or split.method == "join":  # the join's classes check its total, always
+        orbits = classes(split.method, n, tally)
     if unique:
         result.orbits, result.fundamental = orbits, sum(orbits.values())
         result.half_turn, result.quarter_turn = fixed_by_turns(orbits)
-    result.seconds = result.run_seconds = time.perf_counter() - start
+    result.seconds = result.run_seconds = time.perf_counter() - start + plan.build_seconds
     if checkpoint is not None:
         checkpoint.finish_run(n, result.total, result.fundamental)
         # The stored chunks' time of every run of n, this one's included:
         # the same figure however many runs it took.
         result.seconds = checkpoint.work_seconds(n)
     return result
-
-
-def classes(method, n, tally):
-    """The symmetry classes of a complete count of board size n, by orbit
-    size (see :attr:`CountResult.orbits`): for ``join``, from the total and
-    the solutions fixed by the rotations, by Burnside's lemma
-    (:func:`parqueens.burnside.orbits_from_counts`); else from the classes
-    the units found (``tally``, a :class:`Tally`).
-
-    Raises RuntimeError (an internal error: a wrong count detected, never
-    printed) if they do not add up to the total."""
-    if method == "join":
-        from .burnside import count_half_turn, count_quarter_turn, orbits_from_counts
-
-        return orbits_from_counts(n, tally.total, count_half_turn(n), count_quarter_turn(n))
-    if sum(size * c for size, c in tally.orbits.items()) != tally.total:
-        raise RuntimeError(f"internal error: orbit sizes of n = {n} do not add up to the total")
-    return tally.orbits
-
-
-def fixed_by_turns(orbits):
-    """``(half_turn, quarter_turn)``: the solutions fixed by the half turn and
-    by the quarter turn, from the classes by orbit size (a class of 2 is
-    fixed by both, of 4 by the half turn only; n <= 1: the one solution)."""
-    return 4 * orbits[4] + 2 * orbits[2] + orbits[1], 2 * orbits[2] + orbits[1]
 
 
 def _direct(n, fixed, unique):
@@ -754,153 +610,6 @@ def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, pr
         if finished == len(units) and bar.n < 1.0:  # nothing to search
             bar.update(1.0 - bar.n)
         bar.close()
-
-
-def estimate(
-    n,
-    *,
-    method=None,
-    jobs=None,
-    split_depth=None,
-    fixed=None,
-    backend="threads",
-    probes=20000,
-    seed=1,
-):
-    """Estimate the time a count will take, without running it.
-
-    The nodes of the search tree are estimated by Knuth's random probes
-    (Knuth 1975) over the work units, and divided by this machine's node
-    rate, measured on a small board (n = 14, the kernel alone, about 0.05 s)
-    in this process, plus twice the time it took to build the work units
-    (which a deep ``split_depth`` makes long).  The estimate is rough (it ran
-    1.2 to 1.3 times the real time at n = 16..18, and can be up to about
-    twice off) but cheap: about a second, or the time to build the units.
-
-    The join (``method`` ``join``, the default where it serves) is estimated
-    by the cost model of its units instead, scaled by this machine's speed
-    on a small board.
-
-    Returns a dict: ``nodes`` (float; None for the join), ``rate`` (nodes
-    per second per job; None for the join), ``jobs`` (as a run would use
-    them), ``units``, ``split_depth``, ``method`` and ``seconds`` (the
-    estimated wall time).  Raises like :func:`run_count`.
-    """
-    from .units import make_units, plan_count, unit_masks
-
-    backend = check_backend(backend)
-    n, method, fixed = check_count(n, method, False, fixed, split_depth)
-    jobs = plan_jobs(jobs, backend, n - len(fixed))
-    if method == "join":
-        return _estimate_join(n, jobs)
-    warm_up()  # building units calls kernels: their loading is not the build's time
-    t = time.perf_counter()
-    plan = plan_count(n, method, jobs, split_depth, fixed)
-    # A run builds the units too, and their masks once more when searching:
-    # with a deep --split-depth that can outweigh the search.
-    build = 2 * (time.perf_counter() - t)
-    units = plan.units
-    if not units:
-        return {
-            "nodes": 0.0,
-            "rate": 0.0,
-            "jobs": plan.jobs,
-            "units": 0,
-            "split_depth": 0,
-            "method": plan.method,
-            "seconds": 0.0,
-        }
-    nodes, _ = probe_units(units, probes, seed)
-    warm_up()
-    warm_up(True)
-    # The kernel alone is timed: the per-unit set-up in Python weighs on a
-    # board this small far more than on the boards worth estimating.  Its
-    # nodes come from the counting variant, its time from the one a run uses.
-    calib_specs = [unit_masks(u) for u in make_units(14, method, 2)]
-    _, _, calib_nodes = search_specs(14, calib_specs, nodes=True)
-    t = time.perf_counter()
-    search_specs(14, calib_specs)
-    rate = int(calib_nodes.sum()) / max(time.perf_counter() - t, 1e-9)
-    return {
-        "nodes": nodes,
-        "rate": rate,
-        "jobs": plan.jobs,
-        "units": len(units),
-        "split_depth": plan.depth,
-        "method": plan.method,
-        "seconds": nodes / rate / plan.jobs + build,
-    }
-
-
-def _estimate_join(n, jobs):
-    """:func:`estimate` for the join: the cost model of its units
-    (:attr:`parqueens.join.JoinUnit.work`, seconds of a reference machine)
-    scaled by this machine's speed, measured on n = 14 (a few hundredths of
-    a second)."""
-    from .join import count_join_units, join_units
-
-    call_interruptibly(warm_up, False, True)
-    units = join_units(n)
-    calib = join_units(14)
-    count_join_units(14, calib)  # builds its tables: not timed
-    t = time.perf_counter()
-    count_join_units(14, calib)
-    scale = (time.perf_counter() - t) / sum(u.work for u in calib)
-    jobs = max(1, min(jobs, len(units)))
-    return {
-        "nodes": None,
-        "rate": None,
-        "jobs": jobs,
-        "units": len(units),
-        "split_depth": 0,
-        "method": "join",
-        "seconds": sum(u.work for u in units) * scale / jobs,
-    }
-
-
-def probe_units(units, probes, seed):
-    """Knuth's estimates over work units (:func:`parqueens.kernels._knuth_estimate`):
-    ``(nodes, solutions)``, floats, the solutions weighted by the units'
-    weights.  ``probes`` random walks in all, spread over at most 256 units
-    (all of them when there are no more; else a random sample, scaled up)."""
-    import numpy as np
-
-    from .kernels import _knuth_estimate
-    from .units import unit_masks
-
-    if not units:
-        return 0.0, 0.0
-    if len(units) <= 256:
-        picks = np.arange(len(units))
-    else:
-        picks = np.random.default_rng(seed).integers(0, len(units), size=256)
-    per_unit = max(1, probes // len(picks))
-    nodes = solutions = 0.0
-    for i in picks:
-        unit = units[int(i)]
-        node_mean, leaf_mean = _knuth_estimate(
-            unit.n, unit_masks(unit).allowed, per_unit, seed + int(i)
-        )
-        nodes += node_mean
-        solutions += leaf_mean * unit.weight
-    scale = len(units) / len(picks)
-    return nodes * scale, solutions * scale
-
-
-def size_weights(ns):
-    """The relative work of counting each board size of ``ns``: Knuth's
-    estimate of the nodes of its whole search tree (:func:`probe_units`
-    over the units of two rows, 20,000 probes, about 0.01 s a size), for a
-    progress bar over several sizes.  Returns a list of floats, one per
-    size, summing to 1."""
-    from .units import iter_units
-
-    nodes = []
-    for n in ns:
-        units = [u for u, _ in iter_units(n, "plain", 2)] if n >= UNITS_FROM else []
-        nodes.append(probe_units(units, 20_000, 1)[0] + 1.0)
-    total = sum(nodes)
-    return [x / total for x in nodes]
 
 
 def _progress_bar(enabled, desc, units, finished, share_done):

@@ -31,7 +31,7 @@ def checkpoint_status(path):
     parqueens.store.CheckpointError
         The file is missing, not a checkpoint, damaged, or holds no run yet.
     """
-    from .runner import classes, tally_stored
+    from .tally import classes, tally_stored
 
     with RunStore(path) as store:
         holder = store.holder()

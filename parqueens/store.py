@@ -40,6 +40,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+from .errors import ParqueensError
 from .names import ORBIT_SIZES
 from .names import VERSION as __version__
 from .tempfiles import pid_alive, remove_stale, temp_prefix
@@ -137,7 +138,7 @@ class _Run:
 _PER_SIZE_KEYS = {"command", "n", "unique", "method", "fixed"}
 
 
-class CheckpointError(Exception):
+class CheckpointError(ParqueensError):
     """A checkpoint that cannot be used: reported in one line, exit code 2."""
 
 
@@ -163,6 +164,10 @@ class CheckpointInUse(CheckpointError):
 
 #: The holds of the stores open in this process (their tokens).
 _HOLDS = set()
+
+#: The suffixes of a checkpoint being created aside (see RunStore), and of
+#: the files SQLite keeps beside it while it does.
+_CREATING = tuple(".creating" + s for s in ("", "-journal", "-wal", "-shm"))
 
 #: Pages (4 KiB) of write-ahead log after which SQLite copies it into the file.
 _WAL_PAGES = 64
@@ -284,7 +289,7 @@ class RunStore:
         if not empty:
             self._check_header(readonly)
         if not readonly:  # what runs killed while creating it left
-            remove_stale(*os.path.split(os.path.abspath(self.path)), ".creating")
+            remove_stale(*os.path.split(os.path.abspath(self.path)), _CREATING)
         #: A file opened with parameters that cannot be written: it answers
         #: what it holds, and refuses the first write (see _writable).
         self.read_only_file = not readonly and self._read_only_name() is not None
@@ -603,7 +608,7 @@ class RunStore:
 
     def claim(self, identity):
         """Take this file for the run ``identity`` (a dict, see
-        :func:`parqueens.runner.run_identity`): in one transaction, check
+        :func:`parqueens.plan.run_identity`): in one transaction, check
         that no other live process holds the file, that it belongs to this
         run (the first run to claim a file records its identity), and hold
         it until :meth:`close`.  A refused claim changes nothing.

@@ -21,9 +21,10 @@ def temp_prefix(name, pid=None):
 
 
 def remove_stale(folder, name, suffix=".part"):
-    """Remove the temporary files of ``name`` ending in ``suffix`` that
-    parqueens processes no longer running left in ``folder``; returns their
-    names.  Others' files, and those of a running process, are left alone."""
+    """Remove the temporary files of ``name`` ending in ``suffix`` (a string,
+    or a tuple of them) that parqueens processes no longer running left in
+    ``folder``; returns their names.  Others' files, and those of a running
+    process, are left alone."""
     head = f".{name[:64]}."
     removed = []
     try:

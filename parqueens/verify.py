@@ -61,6 +61,77 @@ class VerifyReport:
     not_canonical: int = 0
     distinct: int = 0
     first_problem: str = None
+    unique: bool = False
+    empty_lines: int = 0
+    expected: int = None
+
+    def note_empty_lines(self, lines, more=0):
+        """Record the empty lines a reader skipped among solutions of n > 0
+        columns (``lines``: the first line numbers, ``more``: how many
+        beyond): a line blanked out would otherwise pass as one solution
+        fewer.  They make the report not :attr:`ok`."""
+        if lines:
+            self.empty_lines = len(lines) + more
+            self.first_problem = self.first_problem or (
+                f"line {lines[0]} is empty (not a solution of n = {self.n})"
+            )
+
+    def compare(self, expected):
+        """Record the number the list should hold (``--complete``: all the
+        solutions, or all the classes with ``unique``)."""
+        self.expected = expected
+
+    @property
+    def ok(self):
+        """All well: no invalid, duplicate, non-canonical (with ``unique``)
+        row or empty line, and with :meth:`compare` exactly the expected
+        number of distinct rows."""
+        clean = not (self.invalid or self.duplicates or self.not_canonical or self.empty_lines)
+        return clean and (self.expected is None or self.distinct == self.expected)
+
+    def as_dict(self, file):
+        """The report as a JSON-ready dict, naming the list ``file``."""
+        d = {
+            "file": file,
+            "n": self.n,
+            "solutions": self.count,
+            "invalid": self.invalid,
+            "duplicates": self.duplicates,
+            "empty_lines": self.empty_lines,
+        }
+        if self.unique:
+            d["not_canonical"] = self.not_canonical
+        if self.expected is not None:
+            d["expected"] = self.expected
+            d["distinct"] = self.distinct
+        return d | {"ok": self.ok, "first_problem": self.first_problem or None}
+
+    def summary(self, file):
+        """The report in one line, e.g. ``s8.perm: 92 solutions of n = 8,
+        all valid, no duplicates, complete: all 92 solutions``."""
+        k = self.count
+        parts = [f"{file}: {k} solution{'' if k == 1 else 's'}"]
+        parts[0] += f" of n = {self.n}" if self.n is not None else ""
+        parts.append("all valid" if not self.invalid else f"{self.invalid} INVALID")
+        d = self.duplicates
+        parts.append("no duplicates" if not d else f"{d} DUPLICATE{'S' * (d > 1)}")
+        if self.unique:
+            c = self.not_canonical
+            parts.append("all canonical" if not c else f"{c} NOT CANONICAL")
+        if self.empty_lines:
+            parts.append(f"{self.empty_lines} EMPTY LINE{'S' * (self.empty_lines > 1)}")
+        if self.expected is not None:
+            want = self.expected
+            what = "classes" if self.unique else "solutions"
+            if want == 1:
+                what = "class" if self.unique else "solution"
+            if self.distinct != want:
+                parts.append(f"INCOMPLETE: {self.distinct} distinct of {want} {what}")
+            elif self.ok:
+                parts.append(f"complete: all {want} {what}")
+            else:
+                parts.append(f"all {want} {what} present")
+        return ", ".join(parts)
 
 
 def _scan_direct(block, prev, has_prev, unique, valid, canon):
@@ -164,7 +235,7 @@ def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_
     ValueError
         If the blocks' widths differ.
     """
-    report = VerifyReport(n=n)
+    report = VerifyReport(n=n, unique=bool(unique))
     blocks = iter(blocks)
     head = list(itertools.islice(blocks, 2))
     direct = len(head) == 1 and len(head[0]) <= DIRECT_ROWS

@@ -8,8 +8,9 @@ import sqlite3
 import pytest
 
 import parqueens.runner as runner
-from parqueens.runner import ResultMismatch, UnitResult, run_count
+from parqueens.runner import ResultMismatch, run_count
 from parqueens.store import RunStore
+from parqueens.tally import UnitResult
 
 from cli_helpers import assert_one_line_error
 from naive import A000170

@@ -577,7 +577,7 @@ def test_stop_flag_abandons_a_chunk_within_a_unit():
     from parqueens.runner import Stopped, run_chunk
     from parqueens.units import make_units
 
-    units = make_units(16, "d4", 3)  # 2104 units: about 0.8 s in all
+    units = make_units(17, "d4", 3)  # about 5 s in all, the largest unit 0.03 s
     stop = np.zeros(1, np.uint8)
     box = {}
 
@@ -593,7 +593,9 @@ def test_stop_flag_abandons_a_chunk_within_a_unit():
     stop[0] = 1
     asked = time.perf_counter()
     thread.join(30)
-    assert "stopped" in box and box["stopped"] - asked < 0.1  # the largest unit: 5 ms
+    # within a unit, not at the chunk's end (a loaded machine may take a while
+    # to run the thread at all: far less than the chunk, all the same)
+    assert "stopped" in box and box["stopped"] - asked < 1.0
     with pytest.raises(Stopped):
         run_chunk(units[:3], False, False, stop)  # set before: nothing searched
     stop[0] = 0
@@ -620,7 +622,7 @@ def test_resumed_size_reports_the_time_of_all_its_units(cli, tmp_path):
 
 
 def test_table_progress_weights_follow_the_work():
-    from parqueens.runner import size_weights
+    from parqueens.estimate import size_weights
 
     w = size_weights([1, 2, 10, 14, 16, 17])
     assert abs(sum(w) - 1) < 1e-9 and w == sorted(w)
@@ -654,13 +656,14 @@ def test_runs_over_a_day_asked_on_a_terminal(monkeypatch, capsys, tmp_path):
     import sys
 
     import parqueens.runner as runner
+    from parqueens.plan import CountPlan
     from parqueens.runner import CountResult
 
-    def huge(n, **kw):
+    def huge(plan):
         return {"seconds": 5e6, "jobs": 2, "nodes": 1e20, "rate": 1e8, "method": "d4"}
 
-    monkeypatch.setattr(runner, "estimate", huge)
-    monkeypatch.setattr(runner, "run_count", lambda n, **kw: CountResult(n, 42))
+    monkeypatch.setattr(CountPlan, "estimate", huge)
+    monkeypatch.setattr(runner, "run_plan", lambda plan, **kw: CountResult(plan.n, 42))
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     # A no is a negative answer (exit 1), not bad input; the line ends with it.
     for answer, code, out in (("n\n", 1, ""), ("y\n", 0, "42\n")):

@@ -157,11 +157,12 @@ def test_no_hard_links_creates_in_place(tmp_path, monkeypatch):
 def test_stale_creation_file_of_a_dead_run_is_removed(tmp_path):
     dead = tmp_path / f".c.db.{2**22 + 4321}.abcd.creating"
     live = tmp_path / f".c.db.{os.getpid()}.abcd.creating"
-    dead.write_bytes(b"partial")
-    live.write_bytes(b"partial")
+    for path in (dead, live):
+        for extra in ("", "-journal"):  # a kill in its transaction leaves its journal
+            path.with_name(path.name + extra).write_bytes(b"partial")
     with RunStore(tmp_path / "c.db", {"command": "count"}):
         pass
-    assert sorted(os.listdir(tmp_path)) == sorted([live.name, "c.db"])
+    assert sorted(os.listdir(tmp_path)) == sorted([live.name, live.name + "-journal", "c.db"])
 
 
 def test_existing_empty_file_is_a_new_checkpoint(cli, tmp_path):

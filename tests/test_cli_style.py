@@ -4,7 +4,7 @@ the note while kernels compile, and invalid hand-typed solutions."""
 
 import pytest
 
-from parqueens import cli as cli_module
+from parqueens.cli.errors import UsageError
 
 BAD = [
     ("count", "x"),
@@ -83,7 +83,7 @@ def test_compile_note_once_and_quiet(cli, monkeypatch):
 
     from parqueens import kernels, runner
 
-    real = runner.run_count
+    real = runner.run_plan
 
     def compiling(*args, **kwargs):
         for _ in range(2):
@@ -92,7 +92,7 @@ def test_compile_note_once_and_quiet(cli, monkeypatch):
                 pass
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(runner, "run_count", compiling)
+    monkeypatch.setattr(runner, "run_plan", compiling)
     note = "parqueens: compiling the search kernels"
     for quiet in (False, True):
         monkeypatch.setattr(kernels._CompileNotice, "said", False)
@@ -180,7 +180,7 @@ def test_notes_above_a_progress_bar(cli, monkeypatch):
     """A note while a bar is shown goes on its own line (tqdm.write)."""
     from parqueens import runner
 
-    real = runner.run_count
+    real = runner.run_plan
 
     def noting(*args, **kwargs):
         import logging
@@ -189,7 +189,7 @@ def test_notes_above_a_progress_bar(cli, monkeypatch):
         logging.getLogger("parqueens").info("a note")
         return result
 
-    monkeypatch.setattr(runner, "run_count", noting)
+    monkeypatch.setattr(runner, "run_plan", noting)
     r = cli("table", "5-6", "--progress")
     assert r.returncode == 0
     assert "\nparqueens: a note\n" in "\n" + r.stderr.replace("\r", "\n")
@@ -211,8 +211,10 @@ def test_status_fixed_squares_from_one(cli, tmp_path):
 
 
 def test_parser_errors_name_the_command():
-    with pytest.raises(cli_module.UsageError, match="^count: argument N: "):
-        cli_module.build_parser().parse_args(["count", "x"])
+    from parqueens.cli.parser import build_parser
+
+    with pytest.raises(UsageError, match="^count: argument N: "):
+        build_parser().parse_args(["count", "x"])
 
 
 def test_library_warnings_one_line_with_the_prefix(cli, monkeypatch):
@@ -220,14 +222,14 @@ def test_library_warnings_one_line_with_the_prefix(cli, monkeypatch):
 
     from parqueens import runner
 
-    real = runner.run_count
+    real = runner.run_plan
 
     def warning(*args, **kwargs):
         text = "Port 8787 is already in use.\nPerhaps you already have a cluster running?"
         warnings.warn(text, UserWarning, stacklevel=2)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(runner, "run_count", warning)
+    monkeypatch.setattr(runner, "run_plan", warning)
     r = cli("count", 8)
     assert r.stdout == "92\n" and r.stderr == (
         "parqueens: warning: Port 8787 is already in use. Perhaps you already have a cluster "

@@ -10,8 +10,10 @@ import pytest
 
 from parqueens import checks, names
 from parqueens.backends import plan_jobs
-from parqueens.runner import Tally, UnitResult, run_count, run_identity
+from parqueens.plan import run_identity
+from parqueens.runner import run_count
 from parqueens.store import CheckpointError, RunStore
+from parqueens.tally import Tally, UnitResult
 
 from cli_helpers import fresh_main
 from naive import A000170, A002562
@@ -219,7 +221,7 @@ def test_status_names_ranges_with_gaps(tmp_path, cli):
 
 def test_second_interrupt_keeps_the_progress(tmp_path):
     from parqueens.backends import RunInterrupted
-    from parqueens.cli import _interrupt_message
+    from parqueens.cli.errors import interrupt_message
 
     try:
         try:
@@ -229,9 +231,9 @@ def test_second_interrupt_keeps_the_progress(tmp_path):
     except KeyboardInterrupt as exc:
         (tmp_path / "c.db").write_bytes(b"")
         args = argparse.Namespace(command="count", checkpoint=str(tmp_path / "c.db"), out=None)
-        message = _interrupt_message(args, exc, 130)
+        message = interrupt_message(args, exc, 130)
         args.checkpoint = str(tmp_path / "none.db")  # interrupted before the file was made
-        before = _interrupt_message(args, exc, 130)
+        before = interrupt_message(args, exc, 130)
     assert "during n = 17 with 6 of 229 units finished" in message
     assert before == f"parqueens: interrupted before anything was stored in {args.checkpoint}"
 
@@ -275,9 +277,9 @@ def test_unknown_extension_is_noted(cli, tmp_path):
 
 
 def test_sizes_for_people():
-    from parqueens.cli import _format_bytes
+    from parqueens.io.space import format_bytes
 
-    assert [_format_bytes(x) for x in (0, 1000, 5 * 2**30, 3 * 2**40, 2**60)] == [
+    assert [format_bytes(x) for x in (0, 1000, 5 * 2**30, 3 * 2**40, 2**60)] == [
         "0 B",
         "1000 B",
         "5 GiB",

@@ -1,0 +1,385 @@
+"""``parqueens count`` and ``parqueens table``: counts planned once by the
+library (:func:`parqueens.plan.plan_run`), estimated and guarded from that
+plan, run (:func:`parqueens.runner.run_plan`) and printed.
+
+A long run (an estimate over a day, :data:`parqueens.plan.GUARD_SECONDS`)
+needs ``--yes`` or a yes at its prompt; boards of
+:data:`parqueens.plan.ESTIMATED_FROM` rows or more to search are estimated
+before they start, and the estimate is said when it is over a minute.
+"""
+
+import json
+import os
+import sys
+
+from .. import checks
+from ..names import TABLE_EXTENSIONS
+from ..terminal import above_bars
+from .errors import Declined, UsageError
+from .output import format_seconds, note, range_text, say, show_progress
+from .parser import add_run_options, board_range, board_size
+
+
+def add_parsers(sub):
+    """The parsers of ``count`` and ``table``."""
+    p = sub.add_parser(
+        "count",
+        help="count the solutions for a board size",
+        description="Count the solutions of the n-queens problem (OEIS "
+        "A000170); with --unique also the fundamental ones "
+        "(OEIS A002562).",
+    )
+    p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
+    add_run_options(p)
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object: n, total, method, split_depth, units, jobs, "
+        "seconds, nodes (null without --nodes), resumed, rechecked (and fundamental, "
+        "orbits, half_turn, quarter_turn with --unique; conflict with conflicting "
+        "--fixed queens)",
+    )
+    p.add_argument(
+        "--nodes",
+        action="store_true",
+        help="also count the queens placed by the search (the nodes of its tree), "
+        "with a kernel variant that counts them, 5 to 10 %% slower; shown "
+        "in --json, else on stderr (a search: the default method is then d4)",
+    )
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="compare the computed counts with the published OEIS values "
+        "(n <= 27); exit code 1 on a mismatch",
+    )
+    p.set_defaults(func=cmd_count)
+
+    p = sub.add_parser(
+        "table",
+        help="count a range of board sizes into a table",
+        description="One row per n: n, total, fundamental (with --unique), method, units, seconds.",
+    )
+    p.add_argument(
+        "range", type=board_range, metavar="RANGE", help="board sizes, e.g. 1-18, 8 or 4,6,8-12"
+    )
+    add_run_options(p, fixed=False)
+    p.add_argument(
+        "-o",
+        "--out",
+        metavar="FILE",
+        help="write the table to FILE (.csv, .json or .md); default: Markdown on "
+        "stdout, row by row",
+    )
+    p.add_argument("--force", action="store_true", help="overwrite an existing FILE")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the table on stdout as JSON (a list of objects, as --out x.json), "
+        "when it is complete",
+    )
+    p.set_defaults(func=cmd_table)
+
+
+# ---------------------------------------------------------------- planning
+
+
+def _plans(args, ns, fixed=None):
+    """The plans of the command's sizes, checked before any file is opened
+    or anything printed, then planned again with the checkpoint (opened
+    read-only for --estimate, which creates nothing); returns ``(plans,
+    store)``, the store to close (or None)."""
+    from ..plan import plan_run
+
+    plans = [
+        plan_run(
+            n,
+            unique=args.unique,
+            method=args.method,
+            jobs=args.jobs,
+            split_depth=args.split_depth,
+            fixed=fixed,
+            backend=args.backend,
+            nodes=getattr(args, "nodes", False),
+        )
+        for n in ns
+    ]
+    checks.check_recheck(args.recheck, args.checkpoint)
+    store = _open_store(args, plans)
+    try:
+        plans = [p.with_checkpoint(store) for p in plans]
+        kept = sorted({p.kept for p in plans if p.kept})
+        for method in kept:
+            note(args, f"{args.checkpoint} holds a count by {method}: going on with {method}")
+        for p in plans:
+            default = p.deep_split()
+            if default is not None:
+                note(
+                    args,
+                    f"--split-depth {p.split_depth} is much deeper than n = {p.n} needs "
+                    f"(default {default}): the units are built one by one in Python, "
+                    f"which can take far longer than the search itself",
+                )
+                break
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
+    return plans, store
+
+
+def _open_store(args, plans):
+    """The checkpoint of the command (None without --checkpoint): opened to
+    write, its parameters the run's identity with the command's name and
+    sizes; for --estimate only read, if it exists."""
+    if args.checkpoint is None:
+        return None
+    from ..store import RunStore
+
+    if args.estimate:
+        exists = os.path.isfile(args.checkpoint) and os.path.getsize(args.checkpoint)
+        return RunStore(args.checkpoint) if exists else None
+    params = {"command": args.command, "n": [p.n for p in plans], **plans[0].identity}
+    return RunStore(args.checkpoint, params)
+
+
+def _claim(plans):
+    """Check every size against the checkpoint (reading only: a refusal
+    leaves it as it was) and hold it, before any output."""
+    for p in plans:
+        p.check_checkpoint()
+    plans[0].claim()
+
+
+def _backend(args):
+    """The command's backend: a context manager yielding the jobs to run."""
+    from ..backends import open_backend
+
+    def lost(address):
+        note(args, f"the Dask worker {address} left the cluster; its units run again")
+
+    return open_backend(args.backend, args.jobs, args.scheduler, on_lost=lost)
+
+
+def estimate_text(plan):
+    """The sentence of a plan's estimate."""
+    e = plan.estimate()
+    head = f"estimate for n = {plan.n}: about {format_seconds(e['seconds'])} on {e['jobs']} job(s)"
+    if e["method"] == "join":
+        return (
+            f"{head} (the join's cost model of its {e['units']} units, scaled by this "
+            f"machine's speed on n = 14)"
+        )
+    return (
+        f"{head} ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
+        f"Knuth's random probes, usually within a factor of 2)"
+    )
+
+
+def print_estimate(args, plan):
+    """--estimate: the plan's estimate on stdout (one JSON object with --json)."""
+    if getattr(args, "json", False):
+        e = plan.estimate()
+        keys = ("jobs", "method", "units", "nodes")
+        print(
+            json.dumps(
+                {"n": plan.n, "estimate_seconds": e["seconds"]}
+                | {k: e[k] for k in keys}
+                | {"nodes_per_second": e["rate"]}
+            )
+        )
+    else:
+        print(estimate_text(plan))
+
+
+def guard(args, what, plans):
+    """Estimate the plans worth estimating (:attr:`parqueens.plan.CountPlan.long`)
+    and ask before a run over a day (``--yes``: don't); say an estimate
+    over a minute."""
+    from ..plan import GUARD_SECONDS
+
+    long = [p for p in plans if p.long]
+    if not long:
+        return
+    seconds = sum(p.estimate()["seconds"] for p in long)
+    jobs = long[0].estimate()["jobs"]
+    if seconds > GUARD_SECONDS and not args.yes:
+        text = f"{what} would take about {format_seconds(seconds)} on {jobs} job(s) (estimate)"
+        if sys.stdin is not None and sys.stdin.isatty() and sys.stderr.isatty():
+            print(f"parqueens: {text}; start it? [y/N] ", end="", file=sys.stderr, flush=True)
+            if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+                raise Declined("not started: the answer was no")
+        else:
+            raise UsageError(f"{text}; add --yes to start it anyway")
+    if seconds > 60 and len(long) == 1:
+        note(args, estimate_text(long[0]))
+    elif seconds > 60:
+        note(
+            args,
+            f"estimate for n = {range_text([p.n for p in long])}: about "
+            f"{format_seconds(seconds)} on {jobs} job(s)",
+        )
+
+
+# ---------------------------------------------------------------- count
+
+
+def cmd_count(args):
+    if args.verify:
+        from .. import oeis
+
+        if args.fixed:
+            raise UsageError("--verify compares whole-board counts; it cannot be used with --fixed")
+        if args.n not in oeis.KNOWN:
+            raise UsageError(
+                f"--verify knows the published counts for n <= {max(oeis.KNOWN)}, not n = {args.n}"
+            )
+    [plan], store = _plans(args, [args.n], args.fixed)
+    try:
+        with _backend(args) as jobs:
+            plan = plan if jobs == args.jobs else plan.with_jobs(jobs)
+            if args.estimate:
+                print_estimate(args, plan)
+                if args.checkpoint:
+                    note(
+                        args,
+                        "(the estimate is for the whole run; units already finished in "
+                        f"{args.checkpoint} are not subtracted)",
+                    )
+                return 0
+            guard(args, f"n = {plan.n}", [plan])
+            _claim([plan])
+            from ..runner import run_plan
+
+            result = run_plan(plan, progress=show_progress(args), recheck=args.recheck)
+    finally:
+        if store is not None:
+            store.close()
+    return _print_count(args, result)
+
+
+def _print_count(args, result):
+    code = 0
+    # the squares named as the user gave them (from 1 with --one-based)
+    conflict = result.conflict and checks.fixed_conflict(args.fixed, args.one_based)
+    if conflict:
+        note(args, f"no solution: {conflict}")
+    if result.resumed:
+        again = result.rechecked
+        note(
+            args,
+            f"resumed {result.resumed} of {result.units} units from {args.checkpoint}"
+            + (f"; searched {again} of them again: the same results" if again else ""),
+        )
+    if args.verify:
+        from .. import oeis
+
+        ok, message = oeis.check(result.n, result.total, result.fundamental)
+        say(message)
+        code = 1 if ok is False else 0
+    if args.json:
+        print(json.dumps(result.as_dict() | ({"conflict": conflict} if conflict else {})))
+    elif args.unique:
+        print(f"total {result.total}")
+        print(f"fundamental {result.fundamental}")
+        print(
+            "orbits "
+            + " ".join(f"{size}:{k}" for size, k in result.orbits.items() if size > 1 or k)
+        )
+    else:
+        print(result.total)
+    # After the result, which a failing stderr must not cost; shown even with
+    # --quiet, since it was asked for.
+    if args.nodes and result.nodes is None:
+        say(
+            "nodes unknown: units resumed from the checkpoint were stored without their "
+            "count (not counted for the others either)"
+        )
+    elif args.nodes and not args.json:
+        say(f"nodes {result.nodes}")
+    return code
+
+
+# ---------------------------------------------------------------- table
+
+
+def cmd_table(args):
+    from ..io.paths import is_stdio
+
+    fmt = "md"
+    if is_stdio(args.out):  # stdout, as without --out
+        args.out = None
+    if args.out is not None and args.json:
+        raise UsageError("--json prints the table on stdout; --out writes it: choose one")
+    if args.out is not None and args.estimate:
+        raise UsageError("--estimate prints an estimate and writes no table; drop --out")
+    if args.out is not None:
+        from ..io.atomic import check_output_path
+
+        ext = os.path.splitext(args.out)[1].lower()
+        if ext not in TABLE_EXTENSIONS:
+            raise UsageError(f"--out must end in {', '.join(TABLE_EXTENSIONS)}, got {args.out!r}")
+        fmt = TABLE_EXTENSIONS[ext]
+        check_output_path(args.out, args.force)
+    # Every size planned and checked before the header is printed.
+    plans, store = _plans(args, args.range)
+    try:
+        with _backend(args) as jobs:
+            plans = [p if jobs == args.jobs else p.with_jobs(jobs) for p in plans]
+            if args.estimate:
+                for p in plans:
+                    print_estimate(args, p)
+                return 0
+            guard(args, f"table {range_text(args.range)}", plans)
+            _claim(plans)
+            rows = _table_rows(args, plans)
+    finally:
+        if store is not None:
+            store.close()
+    from ..io.table import table_text, write_table
+
+    if args.json and not args.out:
+        print(table_text("json", rows, args.unique), end="")
+    if args.out:
+        write_table(args.out, fmt, rows, args.unique, args.force)
+        note(args, f"wrote {len(rows)} row{'s' * (len(rows) != 1)} to {args.out}")
+    return 0
+
+
+def _table_rows(args, plans):
+    """Run the plans, a row each, streamed as Markdown on stdout unless the
+    table goes to a file or JSON; a bar over the sizes, weighted by their
+    estimated work (n = 17 is 80 % of table 10-17), above each size's bar."""
+    from tqdm import tqdm
+
+    from ..estimate import size_weights
+    from ..io.table import TABLE_FORMATS
+    from ..runner import run_plan
+
+    show = show_progress(args)
+    ns = [p.n for p in plans]
+    weights = dict(zip(ns, size_weights(ns) if show else [1.0] * len(ns), strict=True))
+    outer = tqdm(
+        total=1.0,
+        disable=not show,
+        file=sys.stderr,
+        desc="table",
+        position=0,
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]",
+    )
+    streamed = not args.out and not args.json  # Markdown, row by row
+    rows = []
+    try:
+        if streamed:
+            with above_bars():  # not into the bar's line on a terminal
+                print(TABLE_FORMATS["md"].header(args.unique), flush=True)
+        for plan in plans:
+            outer.set_postfix_str(f"n={plan.n}")
+            r = run_plan(plan, progress=show, recheck=args.recheck)
+            rows.append(r)
+            outer.update(min(weights[plan.n], 1.0 - outer.n))
+            if streamed:
+                with above_bars():
+                    print(TABLE_FORMATS["md"].row(r, args.unique), flush=True)
+    finally:
+        outer.close()
+    return rows

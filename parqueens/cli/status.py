@@ -1,0 +1,72 @@
+"""``parqueens status FILE``: what a checkpoint holds, as the library
+computes it (:func:`parqueens.status.checkpoint_status`), printed as text or
+one JSON object."""
+
+import json
+import socket
+
+from .output import format_seconds, range_text
+from .parser import add_one_based, add_quiet
+
+
+def add_parsers(sub):
+    """The parser of ``status``."""
+    p = sub.add_parser("status", help="show the progress stored in a checkpoint file")
+    p.add_argument("file", metavar="FILE")
+    add_one_based(p, "show the fixed squares from 1 (--json keeps them 0-based, as stored)")
+    add_quiet(p)
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object: file, method, fixed, holder, and per size n, method, "
+        "units_done, units_total, done, total, fundamental, seconds, seconds_left",
+    )
+    p.set_defaults(func=cmd_status)
+
+
+def cmd_status(args):
+    from ..status import checkpoint_status
+
+    status = checkpoint_status(args.file)
+    if args.json:
+        print(json.dumps(status))
+        return 0
+    o = 1 if args.one_based else 0
+    fixed_text = ",".join(f"{r + o}:{c + o}" for r, c in status["fixed"])
+    sizes = status["sizes"]
+    print(
+        f"checkpoint {args.file}: method={status['method']}"
+        + (f" fixed={fixed_text}" if fixed_text else "")
+        + (f", n = {range_text([z['n'] for z in sizes])}" if sizes else "")
+    )
+    holder = status["holder"]
+    if holder is not None:
+        where = "" if holder["host"] == socket.gethostname() else f" on {holder['host']}"
+        print(
+            f"in use by process {holder['pid']}{where} since {holder['since']}: {holder['command']}"
+        )
+    for z in sizes:
+        print(_size_line(z))
+    return 0
+
+
+def _size_line(z):
+    """One size of the status, as a line."""
+    if not z["started"]:
+        return f"n = {z['n']}: not started"
+    if "units_total" not in z:
+        return (
+            f"n = {z['n']}: {z['units_done']} units stored, without the size's record "
+            "(the next run resumes them)"
+        )
+    line = f"n = {z['n']} ({z['method']}): {z['units_done']}/{z['units_total']} units"
+    if z["done"]:
+        line += f", done: total {z['total']}"
+    else:
+        line += f", total so far {z['total']}"
+        if z["seconds_left"] is not None:
+            left = format_seconds(z["seconds_left"])
+            line += f", about {left} of work left at the rate so far"
+    if z["fundamental"] is not None:
+        line += f", fundamental {z['fundamental']}"
+    return line + f" ({format_seconds(z['seconds'])} of work stored)"

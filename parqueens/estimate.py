@@ -1,0 +1,134 @@
+"""Estimates of a count's time, without running it.
+
+The search methods: the nodes of the search tree by Knuth's random probes
+(Knuth 1975) over the work units, divided by this machine's node rate
+measured on a small board.  The join: the cost model of its units
+(:attr:`parqueens.join.JoinUnit.work`) scaled by this machine's speed on a
+small board.  :func:`size_weights` weighs the sizes of a table for its
+progress bar.  Called through :meth:`parqueens.plan.CountPlan.estimate`.
+"""
+
+import time
+
+from .backends import call_interruptibly
+from .names import UNITS_FROM
+
+
+def estimate_split(split, build_seconds=0.0, probes=20000, seed=1):
+    """The estimated time of a count split as ``split`` (a
+    :class:`parqueens.units.Plan`, its units built in ``build_seconds``).
+
+    Search methods: the nodes of the search tree are estimated by Knuth's
+    random probes (Knuth 1975) over the work units, and divided by this
+    machine's node rate, measured on a small board (n = 14, the kernel
+    alone, about 0.05 s) in this process, plus twice the time it took to
+    build the work units (a run builds them too, and their masks once more
+    when searching: with a deep split depth that can outweigh the search).
+    The estimate is rough (it ran 1.2 to 1.3 times the real time at
+    n = 16..18, and can be up to about twice off) but cheap: about a second.
+    The join: see :func:`_estimate_join`.
+
+    Returns a dict: ``nodes`` (float; None for the join), ``rate`` (nodes
+    per second per job; None for the join), ``jobs`` (as the run uses
+    them), ``units``, ``split_depth``, ``method`` and ``seconds`` (the
+    estimated wall time).
+    """
+    from .runner import search_specs, warm_up
+    from .units import make_units, unit_masks
+
+    if split.method == "join":
+        return _estimate_join(split)
+    out = {
+        "nodes": 0.0,
+        "rate": 0.0,
+        "jobs": split.jobs,
+        "units": len(split.units),
+        "split_depth": split.depth,
+        "method": split.method,
+        "seconds": 0.0,
+    }
+    if not split.units:
+        return out
+    nodes, _ = probe_units(split.units, probes, seed)
+    call_interruptibly(warm_up)
+    call_interruptibly(warm_up, True)
+    # The kernel alone is timed: the per-unit set-up in Python weighs on a
+    # board this small far more than on the boards worth estimating.  Its
+    # nodes come from the counting variant, its time from the one a run uses.
+    calib_specs = [unit_masks(u) for u in make_units(14, split.method, 2)]
+    _, _, calib_nodes = search_specs(14, calib_specs, nodes=True)
+    t = time.perf_counter()
+    search_specs(14, calib_specs)
+    rate = int(calib_nodes.sum()) / max(time.perf_counter() - t, 1e-9)
+    seconds = nodes / rate / split.jobs + 2 * build_seconds
+    return out | {"nodes": nodes, "rate": rate, "seconds": seconds}
+
+
+def _estimate_join(split):
+    """:func:`estimate_split` for the join: the cost model of its units
+    (:attr:`parqueens.join.JoinUnit.work`, seconds of a reference machine)
+    scaled by this machine's speed, measured on n = 14 (a few hundredths of
+    a second)."""
+    from .join import count_join_units, join_units
+    from .runner import warm_up
+
+    call_interruptibly(warm_up, False, True)
+    calib = join_units(14)
+    count_join_units(14, calib)  # builds its tables: not timed
+    t = time.perf_counter()
+    count_join_units(14, calib)
+    scale = (time.perf_counter() - t) / sum(u.work for u in calib)
+    return {
+        "nodes": None,
+        "rate": None,
+        "jobs": split.jobs,
+        "units": len(split.units),
+        "split_depth": 0,
+        "method": "join",
+        "seconds": sum(u.work for u in split.units) * scale / split.jobs,
+    }
+
+
+def probe_units(units, probes, seed):
+    """Knuth's estimates over work units (:func:`parqueens.kernels._knuth_estimate`):
+    ``(nodes, solutions)``, floats, the solutions weighted by the units'
+    weights.  ``probes`` random walks in all, spread over at most 256 units
+    (all of them when there are no more; else a random sample, scaled up)."""
+    import numpy as np
+
+    from .kernels import _knuth_estimate
+    from .units import unit_masks
+
+    if not units:
+        return 0.0, 0.0
+    if len(units) <= 256:
+        picks = np.arange(len(units))
+    else:
+        picks = np.random.default_rng(seed).integers(0, len(units), size=256)
+    per_unit = max(1, probes // len(picks))
+    nodes = solutions = 0.0
+    for i in picks:
+        unit = units[int(i)]
+        node_mean, leaf_mean = _knuth_estimate(
+            unit.n, unit_masks(unit).allowed, per_unit, seed + int(i)
+        )
+        nodes += node_mean
+        solutions += leaf_mean * unit.weight
+    scale = len(units) / len(picks)
+    return nodes * scale, solutions * scale
+
+
+def size_weights(ns):
+    """The relative work of counting each board size of ``ns``: Knuth's
+    estimate of the nodes of its whole search tree (:func:`probe_units`
+    over the units of two rows, 20,000 probes, about 0.01 s a size), for a
+    progress bar over several sizes.  Returns a list of floats, one per
+    size, summing to 1."""
+    from .units import iter_units
+
+    nodes = []
+    for n in ns:
+        units = [u for u, _ in iter_units(n, "plain", 2)] if n >= UNITS_FROM else []
+        nodes.append(probe_units(units, 20_000, 1)[0] + 1.0)
+    total = sum(nodes)
+    return [x / total for x in nodes]

@@ -1,0 +1,291 @@
+"""A count decided once, before it runs.
+
+:func:`plan_run` checks a count's arguments once (at the library's door,
+:func:`parqueens.methods.check_count`), decides its method (the
+checkpoint's own, when none is asked for), its jobs
+(:func:`parqueens.backends.plan_jobs`) and whether a small board is solved
+in Python at once (:mod:`parqueens.small`).  The :class:`CountPlan` it
+returns builds its work units when first asked (:attr:`CountPlan.split`)
+and estimates its time (:meth:`CountPlan.estimate`); the guard of long
+runs, ``--estimate``, the progress bar and the run
+(:func:`parqueens.runner.run_plan`) all use that one plan.
+"""
+
+import functools
+import time
+from dataclasses import dataclass, field
+
+from . import small
+from .backends import call_interruptibly, plan_jobs
+from .checks import check_backend
+from .methods import check_count, resolve_method, units_classified
+from .names import METHODS
+
+#: Counts with fewer rows to search take under a minute: not estimated
+#: before they start (:attr:`CountPlan.long`).
+ESTIMATED_FROM = 18
+
+#: Counts estimated to take longer than this (seconds) are started only when
+#: asked to (the command line's ``--yes``, or a yes at its prompt).
+GUARD_SECONDS = 86400
+
+
+@dataclass
+class CountPlan:
+    """How a count will run.
+
+    Attributes
+    ----------
+    n : int
+        Board size.
+    unique : bool
+        The symmetry classes are counted too.
+    asked : str or None
+        The method as asked for (None: the default), or as kept from the
+        checkpoint (see :func:`method_of`); names the run in the checkpoint.
+    method : str
+        The method that counts n (:func:`parqueens.methods.resolve_method`).
+    fixed : tuple of (int, int)
+        The fixed queens, 0-based, sorted.
+    jobs : int
+        The jobs planned (:func:`parqueens.backends.plan_jobs`); the run
+        uses no more than its units.
+    split_depth : int or None
+        As asked, or as recorded in the checkpoint for n; None: automatic.
+    backend : str
+        Where the units run.
+    nodes : bool
+        The queens placed are counted.
+    checkpoint : parqueens.store.RunStore or None
+        The store of the run.
+    kept : str or None
+        The checkpoint's method, when it was kept for a run that named none
+        and the default would have counted n otherwise (worth a note).
+    direct : bool
+        A small board, solved in Python without work units.
+    """
+
+    n: int
+    unique: bool
+    asked: str
+    method: str
+    fixed: tuple
+    jobs: int
+    split_depth: int
+    backend: str
+    nodes: bool
+    checkpoint: object = None
+    kept: str = None
+    direct: bool = False
+    asked_jobs: int = field(default=None, repr=False)
+    asked_depth: int = field(default=None, repr=False)
+    build_seconds: float = field(default=0.0, repr=False)
+    _estimate: dict = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def split(self):
+        """The work units (a :class:`parqueens.units.Plan`), built on first
+        use; the time it took is :attr:`build_seconds`.  Raises ValueError
+        for a split depth out of range."""
+        from .runner import warm_up
+        from .units import plan_count
+
+        # Building units calls kernels: loading them (in a helper thread, so
+        # that a Ctrl-C is not swallowed) is not the build's time.
+        call_interruptibly(warm_up, self.nodes, self.method == "join")
+        t = time.perf_counter()
+        split = plan_count(self.n, self.method, self.jobs, self.split_depth, self.fixed)
+        self.build_seconds = time.perf_counter() - t
+        return split
+
+    def estimate(self):
+        """The estimated time of the run: a dict (see
+        :func:`parqueens.estimate.estimate_split`), computed once; a small
+        board's is 0."""
+        if self._estimate is None:
+            self._estimate = self._make_estimate()
+        return self._estimate
+
+    def _make_estimate(self):
+        from .estimate import estimate_split
+
+        if self.direct:
+            return {
+                "nodes": 0.0,
+                "rate": 0.0,
+                "jobs": 1,
+                "units": 0,
+                "split_depth": 0,
+                "method": "plain",
+                "seconds": 0.0,
+            }
+        split = self.split
+        return estimate_split(split, self.build_seconds)
+
+    def with_checkpoint(self, store):
+        """This count planned again with its checkpoint (a
+        :class:`parqueens.store.RunStore`, opened once the arguments were
+        checked): the store may keep its own method and split depth.
+        Returns a new :class:`CountPlan` (this one if ``store`` is None)."""
+        if store is None:
+            return self
+        return plan_run(
+            self.n,
+            unique=self.unique,
+            method=self.asked,
+            jobs=self.asked_jobs,
+            split_depth=self.asked_depth,
+            fixed=self.fixed,
+            checkpoint=store,
+            backend=self.backend,
+            nodes=self.nodes,
+        )
+
+    def with_jobs(self, jobs):
+        """This count planned for ``jobs`` (a Dask cluster's threads, known
+        once it is reached); a new :class:`CountPlan`."""
+        from dataclasses import replace
+
+        if self.direct:
+            return self
+        jobs_planned = plan_jobs(jobs, self.backend, self.n - len(self.fixed))
+        return replace(self, jobs=jobs_planned, asked_jobs=jobs, _estimate=None)
+
+    @property
+    def long(self):
+        """A count worth estimating before it starts: at least
+        :data:`ESTIMATED_FROM` rows to search (smaller ones take under a
+        minute)."""
+        return not self.direct and self.n - len(self.fixed) >= ESTIMATED_FROM
+
+    @property
+    def identity(self):
+        """What makes the checkpoint belong to this count (:func:`run_identity`)."""
+        return run_identity(self.asked, self.unique, self.fixed)
+
+    def check_checkpoint(self):
+        """Refuse, by reading only, a checkpoint that cannot serve this count
+        of n: another run's, n counted by another method, at another split
+        depth, or without the classes ``unique`` needs; its stored rows of n
+        are checked against their checksums.  A refusal leaves the file as
+        it was.  Raises :class:`parqueens.store.CheckpointError`."""
+        store = self.checkpoint
+        if store is None or self.direct:
+            return
+        store.check_identity(self.identity)
+        store.check_size(self.n)
+        store.check_method(self.n, self.method)
+        if self.split_depth is not None:
+            store.check_depth(self.n, self.split_depth)
+        store.check_classified(self.n, units_classified(self.method, self.n, self.unique))
+
+    def claim(self):
+        """Check the checkpoint (:meth:`check_checkpoint`) and hold it for
+        this run (:meth:`parqueens.store.RunStore.claim`); nothing without
+        one.  Raises :class:`parqueens.store.CheckpointError` (and
+        :class:`parqueens.store.CheckpointInUse`)."""
+        if self.checkpoint is not None and not self.direct:
+            self.check_checkpoint()
+            self.checkpoint.claim(self.identity)
+
+    def deep_split(self):
+        """The default split depth of n when the split depth asked for is
+        far deeper (more than 2 rows; the units are built one by one in
+        Python, which can take far longer than the search), else None."""
+        if self.direct or self.split_depth is None or self.n < 10 or self.method == "join":
+            return None
+        from .units import auto_depth
+
+        default = auto_depth(self.n, self.method, self.jobs, self.fixed)
+        return default if self.split_depth > default + 2 else None
+
+
+def plan_run(
+    n,
+    *,
+    unique=False,
+    method=None,
+    jobs=None,
+    split_depth=None,
+    fixed=None,
+    checkpoint=None,
+    backend="threads",
+    nodes=False,
+):
+    """The :class:`CountPlan` of a count (the arguments as
+    :func:`parqueens.runner.run_count`'s; ``checkpoint`` a
+    :class:`parqueens.store.RunStore` or None).
+
+    Raises TypeError, ValueError for invalid arguments, and
+    :class:`parqueens.store.CheckpointError` if the checkpoint cannot be
+    read.  Nothing is claimed or written."""
+    backend = check_backend(backend)
+    n, resolved, fixed = check_count(n, method, unique, fixed, split_depth, nodes)
+    common = {"n": n, "unique": bool(unique), "fixed": fixed, "backend": backend}
+    common |= {"nodes": bool(nodes), "checkpoint": checkpoint}
+    common |= {"asked_jobs": jobs, "asked_depth": split_depth}
+    if small.serves(
+        n,
+        fixed,
+        jobs=jobs,
+        method=method,
+        split_depth=split_depth,
+        nodes=nodes,
+        checkpoint=checkpoint,
+        backend=backend,
+    ):
+        return CountPlan(
+            **common, asked=method, method="plain", jobs=1, split_depth=None, direct=True
+        )
+    jobs = _jobs(jobs, backend, n - len(fixed))
+    kept = None
+    if checkpoint is not None and method is None:  # the checkpoint keeps its method
+        method = method_of(checkpoint, None)
+        if method is not None:
+            n, resolved, fixed = check_count(n, method, unique, fixed, split_depth, nodes)
+            default = resolve_method(None, n, fixed, unique, split_depth, nodes)
+            kept = method if resolved != default else None
+    if checkpoint is not None and split_depth is None and resolved != "join":
+        split_depth = checkpoint.run_depth(n) or None  # as the first run chose it
+    return CountPlan(
+        **common, asked=method, method=resolved, jobs=jobs, split_depth=split_depth, kept=kept
+    )
+
+
+def _jobs(jobs, backend, rows):
+    """The jobs a count plans (:func:`parqueens.backends.plan_jobs`); None on
+    a Dask cluster not reached yet, whose threads decide
+    (:meth:`CountPlan.with_jobs`)."""
+    from .backends import BackendError
+
+    try:
+        return plan_jobs(jobs, backend, rows)
+    except BackendError:
+        if backend != "dask":
+            raise
+        return None
+
+
+def run_identity(method, unique, fixed):
+    """What makes a checkpoint belong to a count: the method asked for (None
+    named as the default it stands for, ``join`` (the join where it serves,
+    ``d4`` elsewhere) or ``plain`` with fixed queens, so that naming the
+    default makes no other run), ``unique`` and the fixed queens.  A
+    JSON-ready dict, checked by :meth:`parqueens.store.RunStore.claim`; the
+    split depth is checked per board size, the version when the file is
+    opened."""
+    fixed = sorted({(int(r), int(c)) for r, c in fixed or ()})
+    method = method or ("plain" if fixed else METHODS[0])
+    return {"method": method, "unique": bool(unique), "fixed": [list(q) for q in fixed]}
+
+
+def method_of(checkpoint, asked):
+    """The method a count asks for (``asked``, None for the default), given
+    its checkpoint (a :class:`parqueens.store.RunStore` or None): what was
+    asked, or when nothing was, the method the checkpoint's run recorded,
+    so that a file keeps its method (one made with ``--method d4``, or by
+    parqueens 0.2, whose default was ``d4``, goes on with ``d4``)."""
+    if asked is not None or checkpoint is None:
+        return asked
+    recorded = checkpoint.recorded_method()
+    return recorded if recorded in METHODS and recorded != METHODS[0] else asked
