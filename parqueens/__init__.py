@@ -12,22 +12,22 @@ Public API
     The solutions themselves, in lexicographic order.
 :func:`construct`, :func:`is_solution`
     A solution for any n by an explicit formula; checking one.
+    ``construct`` raises :class:`NoSolution` (a ``ValueError``) for n = 2, 3.
 :class:`Board`
     A solution that draws itself (SVG in a notebook; :mod:`parqueens.pictures`).
 The symmetry helpers live in :mod:`parqueens.symmetry`.
 """
 
 import importlib as _importlib
-import sys as _sys
-import types as _types
 
 from .names import VERSION as __version__
 
 # The public names are imported on first use (PEP 562), so that the command
 # line starts, and answers Ctrl-C, before numba and numpy are loaded.
 _LAZY = {
-    "construct": "construct",
-    "is_solution": "construct",
+    "construct": "construction",
+    "is_solution": "construction",
+    "NoSolution": "construction",
     "first_solution": "listing",
     "solutions": "listing",
     "CountResult": "runner",
@@ -58,21 +58,6 @@ def __getattr__(name):
 def __dir__():
     names = set(_LAZY) | _SUBMODULES | {"__version__"}
     return sorted({k for k in globals() if not k.startswith("_")} | names)
-
-
-class _Package(_types.ModuleType):
-    """The package's module type: importing the submodule
-    ``parqueens.construct`` binds it as an attribute of the package, which
-    would hide the function ``construct`` of the same name (``from parqueens
-    import construct`` then gave the module); the public name wins."""
-
-    def __setattr__(self, name, value):
-        if name in _LAZY and isinstance(value, _types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-_sys.modules[__name__].__class__ = _Package
 
 
 def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=None):
@@ -135,6 +120,7 @@ __all__ = [
     "first_solution",
     "construct",
     "is_solution",
+    "NoSolution",
     "Board",
     "canonical",
     "orbit",

@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from parqueens.construct import is_solution
+from parqueens.construction import is_solution
 from parqueens.formats import read_solutions
 from parqueens.listing import solutions
 from parqueens.symmetry import canonical

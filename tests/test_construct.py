@@ -5,7 +5,7 @@ from itertools import permutations, product
 import numpy as np
 import pytest
 
-from parqueens.construct import construct, is_solution
+from parqueens.construction import construct, is_solution
 
 import naive
 
@@ -46,11 +46,12 @@ def test_construct_zero_is_empty():
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_construct_refuses_2_and_3(n):
-    from parqueens.construct import NoSolution
+    from parqueens import NoSolution
 
-    with pytest.raises(NoSolution, match=f"no solution for n = {n}"):
+    # README: NoSolution is a ValueError, caught as one.
+    with pytest.raises(ValueError, match=f"^no solution for n = {n}$") as caught:
         construct(n)
-    assert issubclass(NoSolution, ValueError)
+    assert type(caught.value) is NoSolution
 
 
 @pytest.mark.parametrize(
@@ -138,12 +139,16 @@ def test_is_solution_bad_input_raises(bad, exc):
         is_solution(bad)
 
 
-def test_package_name_is_the_function_after_the_submodule_is_imported():
-    # Importing parqueens.construct (as formats and this file do) must not
-    # make `from parqueens import construct` the module.
+def test_package_names_the_function_and_its_exception():
+    # The module is parqueens.construction, so importing it binds no package
+    # attribute over the function parqueens.construct.
     import parqueens
-    import parqueens.construct  # noqa: F401
+    import parqueens.construction  # noqa: F401
+    from parqueens import NoSolution
     from parqueens import construct as public
 
     assert public is construct and parqueens.construct is construct
     assert list(parqueens.construct(4)) == [1, 3, 0, 2]
+    with pytest.raises(NoSolution):
+        parqueens.construct(3)
+    assert "NoSolution" in parqueens.__all__ and "NoSolution" in dir(parqueens)

@@ -178,7 +178,7 @@ def test_wide_boards_with_fixed_queens():
     import random
 
     from parqueens import count
-    from parqueens.construct import construct, is_solution
+    from parqueens.construction import construct, is_solution
 
     rnd = random.Random(5)
     for n in (33, 47, 63, 64):

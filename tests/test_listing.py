@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 import parqueens
 from parqueens import symmetry
-from parqueens.construct import is_solution
+from parqueens.construction import is_solution
 from parqueens.listing import first_solution, iter_blocks, planned_count, solutions
 from parqueens.runner import run_count
 

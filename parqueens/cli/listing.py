@@ -198,7 +198,7 @@ def cmd_first(args):
 
 def cmd_construct(args):
     fmt = _output_format(args)
-    from ..construct import NoSolution, construct
+    from ..construction import NoSolution, construct
 
     _check_construct_memory(args.n, fmt, not is_stdio(args.out))
     try:

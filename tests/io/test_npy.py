@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from parqueens.construct import construct
+from parqueens.construction import construct
 from parqueens.io import read_solutions
 from parqueens.io.npy import NPY_HEADER_SIZE, npy_dtype
 

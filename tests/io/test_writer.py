@@ -9,7 +9,7 @@ import types
 import numpy as np
 import pytest
 
-from parqueens.construct import construct
+from parqueens.construction import construct
 from parqueens.io import NotEnoughSpace, SolutionWriter, estimate_size, read_solutions, render
 from parqueens.io.svg import svg
 from parqueens.names import FORMATS, READABLE_FORMATS
