@@ -7,10 +7,12 @@ or split depth named, no parallel jobs) is answered here: see
 :func:`serves`.  The search is the classic bitmask backtracker (Somers,
 Richards) with Python ints, lowest column first, so solutions come in
 lexicographic order; the symmetry classes are found by comparing each
-solution with its 8 images.  Boards below 3 rows, which have no work units,
-are always solved here (through the work units' plan when a checkpoint
-records them).
+solution with its 8 images (:func:`parqueens.dihedral.images`).  Boards
+below 3 rows, which have no work units, are always solved here (through the
+work units' plan when a checkpoint records them).
 """
+
+from .dihedral import images
 
 #: Boards up to this many rows to search are solved here (n = 10: 724
 #: solutions, about 30 ms).
@@ -93,36 +95,11 @@ def fixed_rows(n, fixed):
     return rows
 
 
-def _images(q):
-    """The 8 images of ``q`` under the symmetries of the square (numbered as
-    in :mod:`parqueens.symmetry`)."""
-    n = len(q)
-    squares = list(enumerate(q))
-    maps = (
-        lambda r, c: (r, c),
-        lambda r, c: (c, n - 1 - r),
-        lambda r, c: (n - 1 - r, n - 1 - c),
-        lambda r, c: (n - 1 - c, r),
-        lambda r, c: (r, n - 1 - c),
-        lambda r, c: (n - 1 - r, c),
-        lambda r, c: (c, r),
-        lambda r, c: (n - 1 - c, n - 1 - r),
-    )
-    out = []
-    for g in maps:
-        image = [0] * n
-        for r, c in squares:
-            r2, c2 = g(r, c)
-            image[r2] = c2
-        out.append(tuple(image))
-    return out
-
-
 def canonical(q):
     """The canonical form of ``q``: the smallest of its images."""
-    return min(_images(tuple(q)))
+    return min(images(q))
 
 
 def orbit_size(q):
     """The number of distinct images of ``q`` (8, 4, 2 or 1)."""
-    return len(set(_images(tuple(q))))
+    return len(set(images(q)))

@@ -1,21 +1,10 @@
 """The symmetries of the square (the dihedral group D4) acting on solutions.
 
-A solution is a permutation ``queens`` with ``queens[row] = col``.  Rows are
-counted from the top, columns from the left, and the eight symmetries are
-numbered as follows (``m = n - 1``; each maps the square ``(r, c)`` to):
-
-====  ==================  ===================
-  g    name                (r, c) ->
-====  ==================  ===================
-  0    identity            (r, c)
-  1    rot90 (clockwise)   (c, m - r)
-  2    rot180              (m - r, m - c)
-  3    rot270              (m - c, r)
-  4    mirror (left-right) (r, m - c)
-  5    flip (up-down)      (m - r, c)
-  6    transpose           (c, r)
-  7    antitranspose       (m - c, m - r)
-====  ==================  ===================
+A solution is a permutation ``queens`` with ``queens[row] = col``.  The eight
+symmetries are numbered ``g = 0..7`` as :mod:`parqueens.dihedral` tables
+them (0 the identity, 1..3 the quarter turns clockwise, 4 the left-right
+mirror, 5 the up-down flip, 6 the transpose, 7 the antitranspose), with the
+names of :data:`SYMMETRIES`.
 
 The *canonical form* of a solution is the lexicographically smallest
 permutation in its orbit.  The *orbit size* is 8 divided by the size of the
@@ -29,38 +18,12 @@ import numpy as np
 from numba import njit
 
 from .checks import check_row
+from .dihedral import SYMMETRIES, map_square
 
-#: Names of the eight symmetries, indexed by ``g``.
-SYMMETRIES = (
-    "identity",
-    "rot90",
-    "rot180",
-    "rot270",
-    "mirror",
-    "flip",
-    "transpose",
-    "antitranspose",
-)
+__all__ = ["SYMMETRIES", "canonical", "orbit", "orbit_size", "stabilizer", "transform"]
 
-
-@njit(cache=True, nogil=True)
-def _map_square(n, g, r, c):
-    m = n - 1
-    if g == 0:
-        return r, c
-    if g == 1:
-        return c, m - r
-    if g == 2:
-        return m - r, m - c
-    if g == 3:
-        return m - c, r
-    if g == 4:
-        return r, m - c
-    if g == 5:
-        return m - r, c
-    if g == 6:
-        return c, r
-    return m - c, m - r
+# The map of a square, compiled: its one definition is in dihedral.py.
+_map_square = njit(cache=True, nogil=True)(map_square)
 
 
 @njit(cache=True, nogil=True)
@@ -73,7 +36,8 @@ def _image(n, queens, g, out):
 
 @njit(cache=True, nogil=True)
 def _first_of_image(n, g, queens, inv):
-    """Row-0 column of the image under ``g``, from the border queens only.
+    """Row-0 column of the image under ``g``, from the border queens only
+    (:func:`parqueens.dihedral.map_square` solved for the image's row 0).
 
     ``inv`` is the inverse permutation (``inv[col] = row``); only ``inv[0]``
     and ``inv[n - 1]`` are read.
@@ -98,7 +62,9 @@ def _first_of_image(n, g, queens, inv):
 
 @njit(cache=True, nogil=True)
 def _image_row(n, g, queens, inv, i):
-    """Column of row ``i`` of the image under ``g`` (``inv[col] = row``)."""
+    """Column of row ``i`` of the image under ``g`` (``inv[col] = row``):
+    :func:`parqueens.dihedral.map_square` solved for the image's row ``i``,
+    without building the image."""
     m = n - 1
     if g == 0:
         return queens[i]
