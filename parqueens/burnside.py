@@ -35,7 +35,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .checks import check_n
-from .kernels import _popcount
+from .kernels import popcount
 from .names import ORBIT_SIZES
 
 #: Largest board served: the absolute diagonals of a board of size ``n`` are
@@ -105,7 +105,7 @@ def _count_half_turn(n, first):
             k -= 1
             continue
         if k == last:
-            count += _popcount(f)
+            count += popcount(f)
             k -= 1
             continue
         bit = f & (~f + _ONE)
@@ -175,7 +175,7 @@ def _count_quarter_turn(n, first):
             k -= 1
             continue
         if k == depth - 1:
-            count += _popcount(f)
+            count += popcount(f)
             k -= 1
             continue
         bit = f & (~f + _ONE)

@@ -20,15 +20,20 @@ off the board set, so a row is full when its occupied mask is all ones, and
 what ``allowed`` bans is read from a per-row table.  Its variants (with or
 without that table, the recording of solutions to classify, the node
 counter, the writing of every solution) are chosen by argument types,
-``None`` compiling a branch away.  :func:`_list` (listing) is its variant
+``None`` compiling a branch away.  :func:`list_solutions` (listing) is its variant
 writing every solution's columns (the search tries the lowest free column
 first, so they come in lexicographic order).
 
 All masks are ``numpy.uint64``; every literal is cast, because numba turns
 mixed ``int64``/``uint64`` arithmetic into floating point.  The kernels are
-private: :mod:`parqueens.units` builds their inputs and :mod:`parqueens.runner`
-and :mod:`parqueens.listing` call them.  The last section holds the kernels
-that check lists of solutions for :mod:`parqueens.verify`.
+private; other modules call them through the entry points of ``__all__``,
+each a plain function beside its kernel that documents the arguments (one
+Python call per unit or chunk, none in a search), or :func:`popcount`, which
+other kernels call (numba).  :mod:`parqueens.units` builds the inputs,
+:mod:`parqueens.runner` and :mod:`parqueens.listing` run the searches
+(:func:`count_batch`, :func:`list_solutions`, :func:`knuth_estimate`).  The
+last section holds the kernels that check lists of solutions for
+:mod:`parqueens.verify`.
 """
 
 import logging
@@ -39,7 +44,25 @@ from numba.core import event
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .names import MAX_N
-from .symmetry import _canonical_stabilizer
+from .symmetry import canonical_stabilizer
+
+__all__ = [
+    "LEAF_CANONICAL",
+    "LEAF_COUNT",
+    "LEAF_D4",
+    "WORK_SIZE",
+    "bans_beyond",
+    "count_batch",
+    "full_mask",
+    "keep_canonical",
+    "knuth_estimate",
+    "list_solutions",
+    "place_queens",
+    "popcount",
+    "repeated_rows",
+    "row_hashes",
+    "scan_solutions",
+]
 
 
 class _CompileNotice(event.Listener):
@@ -83,16 +106,15 @@ def _full_mask(n):
     return (_ONE << np.uint64(n)) - _ONE
 
 
+def full_mask(n):
+    """The mask of the n columns of a row (``numpy.uint64``, n bits set; n
+    from 0 to 64)."""
+    return _full_mask(n)
+
+
 @njit(cache=True, nogil=True)
 def _place_queens(n, allowed, placed):
-    """Restrict ``allowed`` (uint64, shape ``(n,)``) in place to pre-placed queens.
-
-    ``placed``: int array, shape ``(n,)``, the column of the queen pre-placed
-    in each row or -1.  Each pre-placed queen removes the squares it attacks
-    from every other row, and its own row is reduced to its square.  Returns
-    False if the pre-placed queens attack each other or a square that the
-    masks already exclude (no solution then).
-    """
+    """The kernel of :func:`place_queens`."""
     ok = True
     for r0 in range(n):
         c0 = placed[r0]
@@ -120,6 +142,18 @@ def _place_queens(n, allowed, placed):
     return ok
 
 
+def place_queens(n, allowed, placed):
+    """Restrict ``allowed`` (uint64, shape ``(n,)``) in place to pre-placed queens.
+
+    ``placed``: int array, shape ``(n,)``, the column of the queen pre-placed
+    in each row or -1.  Each pre-placed queen removes the squares it attacks
+    from every other row, and its own row is reduced to its square.  Returns
+    False if the pre-placed queens attack each other or a square that the
+    masks already exclude (no solution then).
+    """
+    return _place_queens(n, allowed, placed)
+
+
 @njit(cache=True, nogil=True)
 def _classify(n, leaves, count, by_stab, keep, ties_only):
     """Test recorded solutions for being canonical.
@@ -127,7 +161,7 @@ def _classify(n, leaves, count, by_stab, keep, ties_only):
     ``leaves[i, r]`` is the bit of the row-``r`` queen of solution ``i``.
     Adds the canonical ones to ``by_stab`` (by stabiliser size) and marks
     them in ``keep`` (bool array, at least ``count`` long).  ``ties_only``:
-    see :func:`parqueens.symmetry._canonical_stabilizer`.
+    see :func:`parqueens.symmetry.canonical_stabilizer`.
     """
     queens = np.empty(n, np.int64)
     inv = np.empty(n, np.int64)
@@ -136,7 +170,7 @@ def _classify(n, leaves, count, by_stab, keep, ties_only):
             c = trailing_zeros(leaves[i, r])
             queens[r] = c
             inv[c] = r
-        stab = _canonical_stabilizer(n, queens, inv, ties_only)
+        stab = canonical_stabilizer(n, queens, inv, ties_only)
         keep[i] = stab > 0
         if stab == 1:
             by_stab[0] += 1
@@ -180,7 +214,7 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
     loads per candidate, which measured faster than keeping them in
     registers (too few registers) or deriving the row from a popcount.
     ``banned``: None when the masks ban nothing beyond what the leading
-    rows' queens attack (see :func:`_bans_beyond`): the kernel is then
+    rows' queens attack (see :func:`bans_beyond`): the kernel is then
     compiled without the loads (7 % faster on such units), else True.
     Per candidate: the free squares of the next row, then the two-row
     look-ahead (rows + 2 and + 3, as m-queens); a stack level is written
@@ -349,21 +383,31 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
 
 
 @njit(cache=True, nogil=True)
-def _list(n, allowed, banned, out, W):
-    """Write the solutions with the row-``r`` queen in ``allowed[r]`` to
-    ``out`` (uint8, shape ``(capacity, n)``, ``out[i, row] = col``) in
-    lexicographic order: :func:`_count`'s search with every solution
-    written (``banned``, ``W`` as there).  Requires n >= 3.
-
-    Returns ``(written, complete)``: ``out[:written]`` holds the first
-    solutions, and ``complete`` says that they are all of them (False:
-    ``out`` is full and there are more).
-    """
+def _list_solutions(n, allowed, banned, out, W):
+    """The kernel of :func:`list_solutions`: :func:`_count` writing every
+    solution."""
     found = _count(n, allowed, banned, -1, -1, _ZERO, None, None, None, None, out, W)
     capacity = np.uint64(out.shape[0])
     if found > capacity:
         return out.shape[0], False
     return np.int64(found), True
+
+
+def list_solutions(n, allowed, banned, out, work):
+    """Write the solutions with the row-``r`` queen in ``allowed[r]``
+    (uint64, shape ``(n,)``) to ``out`` (uint8, shape ``(capacity, n)``,
+    ``out[i, row] = col``) in lexicographic order: the counting search
+    (:func:`_count`) with every solution written.  Requires n >= 3.
+
+    ``banned``: None if ``allowed`` bans no square beyond those its leading
+    single-square rows attack (:func:`bans_beyond` False), else True.
+    ``work``: uint64 scratch of :data:`WORK_SIZE` words, reused across calls.
+
+    Returns ``(written, complete)``: ``out[:written]`` holds the first
+    solutions, and ``complete`` says that they are all of them (False:
+    ``out`` is full and there are more).
+    """
+    return _list_solutions(n, allowed, banned, out, work)
 
 
 @njit(cache=True, nogil=True)
@@ -394,8 +438,7 @@ def _leading_rows(n, allowed):
 
 @njit(cache=True, nogil=True)
 def _bans_beyond(n, allowed):
-    """True if ``allowed`` bans a square below its leading single-square rows
-    that the queens of those rows do not attack (see :func:`_count`)."""
+    """The kernel of :func:`bans_beyond`."""
     board = _full_mask(n)
     row, c, dl, dr, _ = _leading_rows(n, allowed)
     for r in range(row, n):
@@ -406,22 +449,16 @@ def _bans_beyond(n, allowed):
     return False
 
 
+def bans_beyond(n, allowed):
+    """True if ``allowed`` (uint64, shape ``(n,)``) bans a square below its
+    leading single-square rows that the queens of those rows do not attack:
+    the searches then read the rows' bans from a table (see :func:`_count`)."""
+    return _bans_beyond(n, allowed)
+
+
 @njit(cache=True, nogil=True)
 def _count_batch(n, allowed, leaf_mode, ties, nodes, stop=None):
-    """Run :func:`_count` on many units.
-
-    ``allowed``: uint64, shape ``(units, n)`` (a unit whose row 0 is empty
-    is skipped); ``leaf_mode``: int64, shape ``(units,)``: :data:`LEAF_COUNT`,
-    :data:`LEAF_CANONICAL` or :data:`LEAF_D4` (see
-    :func:`parqueens.units.unit_masks`); ``ties``: int64,
-    shape ``(units, 3)``: ``tie_row_a, tie_row_b, tie_cols``.  ``nodes``:
-    None, or uint64 of shape ``(units,)`` to which each unit's queens
-    placed are added.  ``stop``: None, or a uint8 array of 1 read before
-    each unit: once another thread sets it, the remaining units are
-    skipped (their counts left 0; the caller discards the batch).  Not in
-    the hot loop: a check there cost 2 %.  Returns ``(solutions,
-    by_stab)``: uint64 arrays of shapes ``(units,)`` and ``(units, 4)``.
-    """
+    """The kernel of :func:`count_batch`: :func:`_count` per unit."""
     units = allowed.shape[0]
     solutions = np.zeros(units, np.uint64)
     by_stab = np.zeros((units, 4), np.uint64)
@@ -456,10 +493,27 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes, stop=None):
     return solutions, by_stab
 
 
+def count_batch(n, allowed, leaf_mode, ties, nodes, stop=None):
+    """Count the solutions of many work units, each by :func:`_count`.
+
+    ``allowed``: uint64, shape ``(units, n)`` (a unit whose row 0 is empty
+    is skipped); ``leaf_mode``: int64, shape ``(units,)``: :data:`LEAF_COUNT`,
+    :data:`LEAF_CANONICAL` or :data:`LEAF_D4` (see
+    :func:`parqueens.units.unit_masks`); ``ties``: int64,
+    shape ``(units, 3)``: ``tie_row_a, tie_row_b, tie_cols``.  ``nodes``:
+    None, or uint64 of shape ``(units,)`` to which each unit's queens
+    placed are added.  ``stop``: None, or a uint8 array of 1 read before
+    each unit: once another thread sets it, the remaining units are
+    skipped (their counts left 0; the caller discards the batch).  Not in
+    the hot loop: a check there cost 2 %.  Returns ``(solutions,
+    by_stab)``: uint64 arrays of shapes ``(units,)`` and ``(units, 4)``.
+    """
+    return _count_batch(n, allowed, leaf_mode, ties, nodes, stop)
+
+
 @njit(cache=True, nogil=True)
 def _keep_canonical(n, out, count):
-    """Move the solutions of ``out[:count]`` (uint8 columns) that are in
-    canonical form to its front, in order; returns how many there are."""
+    """The kernel of :func:`keep_canonical`."""
     queens = np.empty(n, np.int64)
     inv = np.empty(n, np.int64)
     kept = 0
@@ -468,14 +522,23 @@ def _keep_canonical(n, out, count):
             c = np.int64(out[i, r])
             queens[r] = c
             inv[c] = r
-        if _canonical_stabilizer(n, queens, inv, False) > 0:
+        if canonical_stabilizer(n, queens, inv, False) > 0:
             out[kept, :] = out[i, :]
             kept += 1
     return kept
 
 
+def keep_canonical(n, out, count):
+    """Move the solutions of ``out[:count]`` (uint8, shape ``(k, n)``,
+    ``out[i, row] = col``) that are in canonical form to its front, in
+    order; returns how many there are (an int)."""
+    return _keep_canonical(n, out, count)
+
+
 @njit(cache=True, nogil=True)
-def _popcount(x):
+def popcount(x):
+    """The number of bits set in ``x`` (a uint64 mask): a numba function for
+    other kernels (Kernighan's loop, one pass per bit set)."""
     count = 0
     while x != _ZERO:
         x &= x - _ONE
@@ -485,17 +548,7 @@ def _popcount(x):
 
 @njit(cache=True, nogil=True)
 def _knuth_estimate(n, allowed, probes, seed):
-    """Estimate the nodes and the solutions of the search tree by random
-    probes (Knuth 1975).
-
-    Each probe walks down one random path, choosing uniformly among the free
-    squares of each row; the sum over the levels of the product of the
-    branching factors seen is an unbiased estimate of the number of nodes,
-    and that product at the last row (0 for a path that dies) one of the
-    number of solutions (D. E. Knuth, "Estimating the efficiency of
-    backtrack programs", Math. Comp. 29, 1975).  Returns the means over
-    ``probes`` probes: ``(nodes, solutions)``, floats.
-    """
+    """The kernel of :func:`knuth_estimate`."""
     np.random.seed(seed)
     total = 0.0
     leaves = 0.0
@@ -506,7 +559,7 @@ def _knuth_estimate(n, allowed, probes, seed):
         weight = 1.0
         for row in range(n):
             free = allowed[row] & ~(cols | ld | rd)
-            k = _popcount(free)
+            k = popcount(free)
             if k == 0:
                 break
             weight *= k
@@ -523,17 +576,28 @@ def _knuth_estimate(n, allowed, probes, seed):
     return total / probes, leaves / probes
 
 
+def knuth_estimate(n, allowed, probes, seed):
+    """Estimate the nodes and the solutions of the search tree with the
+    row-``r`` queen in ``allowed[r]`` (uint64, shape ``(n,)``) by random
+    probes (Knuth 1975), numpy's generator seeded with ``seed`` (an int).
+
+    Each probe walks down one random path, choosing uniformly among the free
+    squares of each row; the sum over the levels of the product of the
+    branching factors seen is an unbiased estimate of the number of nodes,
+    and that product at the last row (0 for a path that dies) one of the
+    number of solutions (D. E. Knuth, "Estimating the efficiency of
+    backtrack programs", Math. Comp. 29, 1975).  Returns the means over
+    ``probes`` probes: ``(nodes, solutions)``, floats.
+    """
+    return _knuth_estimate(n, allowed, probes, seed)
+
+
 # ---------------------------------------------------------------- checking lists
 
 
 @njit(cache=True, nogil=True)
 def _scan_solutions(block, prev, has_prev, unique, valid, canon):
-    """Check solutions (for :mod:`parqueens.verify`).  Per row of
-    ``block`` (int, shape ``(k, n)``; a column off the board is invalid):
-    ``valid[i]``: a placement without attacks; ``canon[i]`` (with
-    ``unique``): valid and canonical.  Returns whether the rows, after
-    ``prev`` (the previous block's last row, if ``has_prev``), are strictly
-    increasing."""
+    """The kernel of :func:`scan_solutions`."""
     k, n = block.shape
     col = np.zeros(n, np.bool_)
     up = np.zeros(2 * n, np.bool_)
@@ -559,7 +623,7 @@ def _scan_solutions(block, prev, has_prev, unique, valid, canon):
             for r in range(n):
                 queens[r] = block[i, r]
                 inv[queens[r]] = r
-            canon[i] = _canonical_stabilizer(n, queens, inv, False) > 0
+            canon[i] = canonical_stabilizer(n, queens, inv, False) > 0
         if increasing and (i > 0 or has_prev):
             before = block[i - 1] if i > 0 else prev
             r = 0
@@ -569,9 +633,19 @@ def _scan_solutions(block, prev, has_prev, unique, valid, canon):
     return increasing
 
 
+def scan_solutions(block, prev, has_prev, unique, valid, canon):
+    """Check solutions (for :mod:`parqueens.verify`).  Per row of
+    ``block`` (int, shape ``(k, n)``; a column off the board is invalid),
+    written to the bool arrays of shape ``(k,)``: ``valid[i]``, a placement
+    without attacks; ``canon[i]`` (with ``unique``), valid and canonical.
+    Returns whether the rows, after ``prev`` (the previous block's last
+    row, if ``has_prev``), are strictly increasing."""
+    return _scan_solutions(block, prev, has_prev, unique, valid, canon)
+
+
 @njit(cache=True, nogil=True)
-def _hashes(rows):
-    """A 64-bit hash per row (two multiplicative rounds per column)."""
+def _row_hashes(rows):
+    """The kernel of :func:`row_hashes`."""
     k, n = rows.shape
     out = np.empty(k, np.uint64)
     for i in range(k):
@@ -583,11 +657,15 @@ def _hashes(rows):
     return out
 
 
+def row_hashes(rows):
+    """A 64-bit hash per row of ``rows`` (int, shape ``(k, n)``; two
+    multiplicative rounds per column): uint64, shape ``(k,)``."""
+    return _row_hashes(rows)
+
+
 @njit(cache=True, nogil=True)
-def _repeats(rows, hashes, order):
-    """``repeat[i]``: row ``i`` equals an earlier row (by index) among the
-    rows ``order`` lists: sorted by ``hashes`` (one per row) stably, so
-    equal rows meet within a run of equal hashes, earliest first."""
+def _repeated_rows(rows, hashes, order):
+    """The kernel of :func:`repeated_rows`."""
     k, n = rows.shape
     repeat = np.zeros(k, np.bool_)
     start = 0
@@ -607,3 +685,11 @@ def _repeats(rows, hashes, order):
                     break
         start = end
     return repeat
+
+
+def repeated_rows(rows, hashes, order):
+    """``repeat[i]`` (bool, shape ``(k,)``): row ``i`` of ``rows`` (shape
+    ``(k, n)``) equals an earlier row (by index) among the rows ``order``
+    lists: sorted by ``hashes`` (one per row, :func:`row_hashes`) stably, so
+    equal rows meet within a run of equal hashes, earliest first."""
+    return _repeated_rows(rows, hashes, order)

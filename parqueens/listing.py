@@ -1,7 +1,7 @@
 """Listing solutions: all of them, or one canonical form per symmetry class,
 in lexicographic order, streamed in blocks of bounded size.
 
-The search is the listing kernel, :func:`parqueens.kernels._list` (the
+The search is the listing kernel, :func:`parqueens.kernels.list_solutions` (the
 counting kernel's variant that writes the columns of the solutions it
 finds).  Work units are taken in lexicographic order of their prefixes, and
 each unit lists its solutions in lexicographic order (the kernel tries
@@ -112,7 +112,7 @@ def _enumerate_units(units, unique, limit):
     shape ``(k, n)``; at most ``limit`` (0: all)."""
     import numpy as np
 
-    from .kernels import WORK_SIZE, _bans_beyond, _keep_canonical, _list
+    from .kernels import WORK_SIZE, bans_beyond, keep_canonical, list_solutions
     from .units import children, unit_masks
 
     n = units[0].n
@@ -127,12 +127,12 @@ def _enumerate_units(units, unique, limit):
             continue
         if len(out) - k < _UNIT_ROWS:
             out = np.concatenate([out[:k], np.empty((len(out), n), np.uint8)])
-        banned = True if _bans_beyond(n, spec.allowed) else None
+        banned = True if bans_beyond(n, spec.allowed) else None
         # The kernel's limit counts what it records; with unique not all of
         # it is canonical, so the limit is applied after the filter.
         left = limit - k if limit and not unique else 0
         room = out[k : k + left] if 0 < left < _UNIT_ROWS else out[k : k + _UNIT_ROWS]
-        got, complete = _list(n, spec.allowed, banned, room, work)
+        got, complete = list_solutions(n, spec.allowed, banned, room, work)
         if not complete and not (left and got == left):
             deeper = children(unit)
             if deeper:
@@ -142,9 +142,9 @@ def _enumerate_units(units, unique, limit):
                 continue
             while not complete:  # a unit of another method: a larger buffer
                 out = np.concatenate([out[:k], np.empty((8 * len(out), n), np.uint8)])
-                got, complete = _list(n, spec.allowed, banned, out[k:], work)
+                got, complete = list_solutions(n, spec.allowed, banned, out[k:], work)
         if spec.leaf_mode:
-            got = _keep_canonical(n, out[k:], got)
+            got = keep_canonical(n, out[k:], got)
         k += got
         if limit and k >= limit:
             return out[:limit].copy()

@@ -84,8 +84,10 @@ def _image_row(n, g, queens, inv, i):
 
 
 @njit(cache=True, nogil=True)
-def _canonical_stabilizer(n, queens, inv, ties_only=False):
-    """Size of the stabiliser of ``queens`` if it is canonical, else 0.
+def canonical_stabilizer(n, queens, inv, ties_only=False):
+    """Size of the stabiliser of ``queens`` if it is canonical, else 0: the
+    search kernels' test at the leaves (numba; ``queens`` and its inverse
+    ``inv``, ``inv[col] = row``, int64 arrays of shape ``(n,)``).
 
     Only the images whose first entry ties with ``queens[0]`` are compared,
     row by row until they differ (usually within two rows); the others are

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .checks import check_method, check_n, check_split_depth, fixed_conflict
-from .kernels import LEAF_CANONICAL, LEAF_COUNT, LEAF_D4, _full_mask, _place_queens
+from .kernels import LEAF_CANONICAL, LEAF_COUNT, LEAF_D4, full_mask, place_queens
 from .methods import min_depth
 from .names import UNITS_FROM, WEIGHTS
 from .small import fixed_rows as _fixed_rows
@@ -113,7 +113,8 @@ class UnitSpec:
     or ``LEAF_D4``; ``tie_row_a``, ``tie_row_b``, ``tie_cols``:
     which solutions the D4 test looks at (-1, -1, 0: none can tie, set
     once per unit); ``ok``: False if the unit's queens conflict (it holds
-    no solution).  See :func:`parqueens.kernels._count`.
+    no solution).  See :func:`parqueens.kernels.count_batch`, whose kernel
+    (``_count``) says how the ties are tested.
     """
 
     allowed: np.ndarray
@@ -133,7 +134,7 @@ def unit_masks(unit, unique=False, order=None):
     (any permutation of ``0..(n-1)//2`` gives the same counts; for tests).
     """
     n = unit.n
-    full = int(_full_mask(n))
+    full = int(full_mask(n))
     spec = UnitSpec(
         np.full(n, full, dtype=np.uint64), leaf_mode=LEAF_CANONICAL if unique else LEAF_COUNT
     )
@@ -157,7 +158,7 @@ def unit_masks(unit, unique=False, order=None):
             spec.ok = False
             return spec
         placed[n - 1] = unit.last
-    spec.ok = bool(_place_queens(n, allowed, placed)) and bool(np.all(allowed != 0))
+    spec.ok = bool(place_queens(n, allowed, placed)) and bool(np.all(allowed != 0))
     if spec.tie_row_a >= 0 and spec.ok:
         # Decided once per unit: if its masks leave no square where another
         # border queen ties with row 0's, no solution needs the test.
@@ -504,7 +505,7 @@ def plan_count(n, method, jobs, split_depth=None, fixed=()):
 
 
 def kernel_args(n, specs):
-    """The arrays of :func:`parqueens.kernels._count_batch` for a list of
+    """The arrays of :func:`parqueens.kernels.count_batch` for a list of
     :class:`UnitSpec` of board size n: ``(allowed, leaf_mode, ties)``,
     uint64 of shape ``(len(specs), n)``, int64 ``(len(specs),)`` and int64
     ``(len(specs), 3)``.  A spec that is not ``ok`` gets an empty row 0,

@@ -135,7 +135,7 @@ class VerifyReport:
 
 
 def _scan_direct(block, prev, has_prev, unique, valid, canon):
-    """:func:`parqueens.kernels._scan_solutions` in Python, for a small list."""
+    """:func:`parqueens.kernels.scan_solutions` in Python, for a small list."""
     increasing = True
     before = prev.tolist() if has_prev else None
     for i, row in enumerate(block.tolist()):
@@ -242,7 +242,7 @@ def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_
     if direct:
         scan, find_repeats = _scan_direct, _repeats_direct
     else:
-        from .kernels import _scan_solutions as scan
+        from .kernels import scan_solutions as scan
 
         find_repeats = _find_repeats
     blocks = itertools.chain(head, blocks)
@@ -312,8 +312,8 @@ def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_
 
 def _find_repeats(rows, valid):
     """``repeat[i]``: valid row ``i`` equals an earlier valid row."""
-    from .kernels import _hashes, _repeats
+    from .kernels import repeated_rows, row_hashes
 
-    hashes = _hashes(rows)
+    hashes = row_hashes(rows)
     where = np.flatnonzero(valid)
-    return _repeats(rows, hashes, where[np.argsort(hashes[where], kind="stable")])
+    return repeated_rows(rows, hashes, where[np.argsort(hashes[where], kind="stable")])

@@ -3,7 +3,7 @@ unit against the plain search kernel restricted to the unit's row sets.
 
 The unit oracle re-derives a unit's row sets and weights from the rules in
 :mod:`parqueens.join` (not from its code) and counts each row set's
-solutions with :func:`parqueens.kernels._count_batch`, one allowed-columns
+solutions with :func:`parqueens.kernels.count_batch`, one allowed-columns
 mask per row: the east half for the rows of the set, the west half for
 the others.
 """
@@ -22,7 +22,7 @@ from parqueens.join import (
     join_units,
     serves,
 )
-from parqueens.kernels import _count_batch
+from parqueens.kernels import count_batch
 
 from naive import A000170
 
@@ -161,7 +161,7 @@ def _oracle(n, units):
                 masks.append(_masks(n, rows, queens))
         plan.append(terms)
     allowed = np.array(masks, np.uint64).reshape(-1, n)
-    counts, _ = _count_batch(
+    counts, _ = count_batch(
         n, allowed, np.zeros(len(allowed), np.int64), np.zeros((len(allowed), 3), np.int64), None
     )
     return [sum(coeff * int(counts[i]) for i, coeff in terms) for terms in plan]

@@ -3,7 +3,7 @@
 :func:`parqueens.kernels._count` is compiled in variants chosen by argument
 types: with or without the per-row table of banned squares, with or without
 recording the solutions (leaves), with or without the node counter, and
-the listing (:func:`parqueens.kernels._list`, writing every solution).  Each
+the listing (:func:`parqueens.kernels.list_solutions`, writing every solution).  Each
 must find the same solutions as brute force over all permutations.
 """
 
@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 
 from parqueens.kernels import (
     WORK_SIZE,
-    _bans_beyond,
     _count,
-    _count_batch,
-    _full_mask,
-    _list,
-    _place_queens,
+    bans_beyond,
+    count_batch,
+    full_mask,
+    list_solutions,
+    place_queens,
 )
 from parqueens.runner import run_count
 from parqueens.symmetry import canonical, orbit_size
@@ -44,11 +44,11 @@ def _check_listing(n, allowed):
     found = sorted(
         s for s in solutions(n) if all(int(allowed[r]) >> c & 1 for r, c in enumerate(s))
     )
-    banned_options = [True] + ([None] if not _bans_beyond(n, allowed) else [])
+    banned_options = [True] + ([None] if not bans_beyond(n, allowed) else [])
     for banned in banned_options:
         for room in {len(found), len(found) + 3, max(len(found) - 1, 0)}:
             out = np.zeros((room, n), np.uint8)
-            got, complete = _list(n, allowed, banned, out, np.zeros(WORK_SIZE, np.uint64))
+            got, complete = list_solutions(n, allowed, banned, out, np.zeros(WORK_SIZE, np.uint64))
             assert got == min(room, len(found))
             assert complete == (room >= len(found))
             assert [tuple(int(c) for c in row) for row in out[:got]] == found[:got]
@@ -58,7 +58,7 @@ def _count_all_ways(n, allowed):
     """The count of every variant that applies, as a set, and the classes."""
     counts = set()
     classes = []
-    banned_options = [True] + ([None] if not _bans_beyond(n, allowed) else [])
+    banned_options = [True] + ([None] if not bans_beyond(n, allowed) else [])
     for banned in banned_options:
         for record in (False, True):
             for nodes in (False, True):
@@ -127,13 +127,13 @@ def test_queens_every_variant(case):
         placed[r] = c
     for r, c in enumerate(prefix):
         placed[r] = c
-    allowed = np.full(n, _full_mask(n), np.uint64)
-    if not _place_queens(n, allowed, placed) or not np.all(allowed != 0):
+    allowed = np.full(n, full_mask(n), np.uint64)
+    if not place_queens(n, allowed, placed) or not np.all(allowed != 0):
         allowed[0] = 0  # conflicting queens: no solution
     total, by_stab = _oracle(n, allowed)
     counts, classes = _count_all_ways(n, allowed)
     if not fixed or all(r < len(prefix) for r, _ in fixed):
-        assert not _bans_beyond(n, allowed) or allowed[0] == 0
+        assert not bans_beyond(n, allowed) or allowed[0] == 0
     assert counts == {total}
     assert all(c == by_stab for c in classes)
     _check_listing(n, allowed)
@@ -141,12 +141,12 @@ def test_queens_every_variant(case):
 
 def test_batch_skips_empty_units_and_counts_nodes_on_request():
     n = 8
-    allowed = np.full((3, n), _full_mask(n), np.uint64)
+    allowed = np.full((3, n), full_mask(n), np.uint64)
     allowed[1, 0] = 0
     args = (n, allowed, np.zeros(3, np.int64), np.zeros((3, 3), np.int64))
-    solutions_, by_stab = _count_batch(*args, None)
+    solutions_, by_stab = count_batch(*args, None)
     counted = np.zeros(3, np.uint64)
-    again, _ = _count_batch(*args, counted)
+    again, _ = count_batch(*args, counted)
     assert list(solutions_) == list(again) == [92, 0, 92]
     assert counted[0] == counted[2] > 92 * 8 and counted[1] == 0
     assert not by_stab.any()

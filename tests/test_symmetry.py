@@ -92,14 +92,14 @@ def test_kernel_image_rows_and_canonical_test(perm):
     # them; it must agree with transform() and canonical().
     import numpy as np
 
-    from parqueens.symmetry import _canonical_stabilizer, _image_row
+    from parqueens.symmetry import _image_row, canonical_stabilizer
 
     n = len(perm)
     q = np.array(perm, dtype=np.int64)
     inv = np.argsort(q)
     for g in range(8):
         assert [_image_row(n, g, q, inv, i) for i in range(n)] == list(transform(perm, g))
-    stab = _canonical_stabilizer(n, q, inv)
+    stab = canonical_stabilizer(n, q, inv)
     assert (stab > 0) == (canonical(perm) == tuple(perm))
     if stab:
         assert stab == 8 // orbit_size(perm)
