@@ -3,7 +3,9 @@ second is refused in one line naming the holder (exit 2), a hold of a dead
 process is taken over, a new file appears complete or not at all, and no
 run removes a file.  The races are run for real (processes started
 together, killed at random moments); each outcome is checked against the
-invariants, whatever the order the processes happened to take."""
+invariants, whatever the order the processes happened to take.  The file's
+creation and its holder record, in one process:
+tests/test_checkpoint_file.py."""
 
 import json
 import os
@@ -14,9 +16,8 @@ import time
 
 import pytest
 
-import parqueens.store as store
 from parqueens.runner import run_count
-from parqueens.store import CheckpointError, CheckpointInUse, RunStore
+from parqueens.store import CheckpointError, RunStore
 
 from cli_helpers import popen_cli
 from naive import A000170, A002562
@@ -42,76 +43,6 @@ def _status(cli, path):
 # ---------------------------------------------------------------- in-process
 
 
-def test_second_store_on_a_held_file_is_refused(tmp_path):
-    path = tmp_path / "c.db"
-    with RunStore(path, {"command": "count"}) as first:
-        first.claim({"method": "d4", "unique": False, "fixed": []})
-        with RunStore(path, {"command": "count"}) as second:
-            with pytest.raises(CheckpointInUse) as info:
-                second.claim({"method": "d4", "unique": False, "fixed": []})
-            holder = second.holder()
-        assert holder["pid"] == os.getpid() and holder["command"]
-        assert str(info.value).startswith(f"{path} {IN_USE}{os.getpid()}, since ")
-        assert str(info.value).endswith("wait for it to finish, or use another file")
-    # Closed: the hold is given up, and the next run takes the file.
-    with RunStore(path, {"command": "count"}) as third:
-        assert third.holder() is None
-        assert run_count(9, checkpoint=third, split_depth=2).total == A000170[9]
-
-
-def test_hold_of_a_dead_process_is_taken_over(tmp_path):
-    path = tmp_path / "c.db"
-    with RunStore(path, {"command": "count"}) as s:
-        s.begin_run(30, 2, 3)  # a write: this store holds the file
-    dead = {
-        "pid": 2**22 + 4321,  # above the usual pid_max: no such process
-        "started": 1.0,
-        "host": store.socket.gethostname(),
-        "token": "x",
-        "command": "parqueens count 9",
-        "since": "2026-01-01 00:00:00",
-    }
-    db = sqlite3.connect(path)
-    with db:
-        db.execute("INSERT OR REPLACE INTO meta VALUES ('holder', ?)", (json.dumps(dead),))
-    db.close()
-    with RunStore(path) as reader:
-        assert reader.holder() is None  # its process is gone
-    with RunStore(path, {"command": "count"}) as s:
-        assert run_count(9, checkpoint=s, split_depth=2).total == A000170[9]
-
-
-def test_hold_of_a_reused_process_id_is_taken_over(tmp_path):
-    # The id of a live process (this one) started at another time: another
-    # process, long gone, had that id.
-    path = tmp_path / "c.db"
-    with RunStore(path, {"command": "count"}) as s:
-        s.begin_run(30, 2, 3)
-    record = store._holder_record() | {"started": 1.0, "token": "old"}
-    db = sqlite3.connect(path)
-    with db:
-        db.execute("INSERT OR REPLACE INTO meta VALUES ('holder', ?)", (json.dumps(record),))
-    db.close()
-    with RunStore(path, {"command": "count"}) as s:
-        s.claim({"method": "d4", "unique": False, "fixed": []})
-
-
-def test_holder_on_another_machine_is_named_with_the_way_out(tmp_path):
-    path = tmp_path / "c.db"
-    with RunStore(path, {"command": "count"}) as s:
-        s.begin_run(30, 2, 3)
-    other = store._holder_record() | {"host": "node-7"}
-    db = sqlite3.connect(path)
-    with db:
-        db.execute("INSERT OR REPLACE INTO meta VALUES ('holder', ?)", (json.dumps(other),))
-    db.close()
-    with RunStore(path, {"command": "count"}) as s, pytest.raises(CheckpointInUse) as info:
-        s.claim({"method": "d4", "unique": False, "fixed": []})
-    text = str(info.value)
-    assert " on node-7, since " in text and "DELETE FROM meta WHERE key = 'holder'" in text
-    assert "\n" not in text
-
-
 def test_refused_claim_changes_nothing(tmp_path):
     path = tmp_path / "c.db"
     with RunStore(path, {"command": "count"}) as s:
@@ -120,49 +51,6 @@ def test_refused_claim_changes_nothing(tmp_path):
     with RunStore(path, {"command": "count"}) as s, pytest.raises(CheckpointError):
         s.claim({"method": "plain", "unique": False, "fixed": []})
     assert path.read_bytes() == before
-
-
-def test_creation_race_lost_opens_the_winners_file(tmp_path, monkeypatch):
-    # Another run publishes the file between our look and our link: ours is
-    # dropped, theirs is opened, and nothing is removed.
-    path = tmp_path / "c.db"
-    winner = tmp_path / "winner.db"
-    with RunStore(winner, {"command": "count", "by": "winner"}):
-        pass
-    real_link = os.link
-
-    def link_after_another(src, dst):
-        os.replace(winner, dst)  # the other run's file appears
-        return real_link(src, dst)  # FileExistsError, as in a real race
-
-    monkeypatch.setattr(store.os, "link", link_after_another)
-    with pytest.raises(CheckpointError, match="belongs to another run .by: 'winner' there"):
-        RunStore(path, {"command": "count", "by": "loser"})
-    with RunStore(path) as s:
-        assert s.params["by"] == "winner"
-    assert sorted(os.listdir(tmp_path)) == ["c.db"]
-
-
-def test_no_hard_links_creates_in_place(tmp_path, monkeypatch):
-    def no_links(src, dst):
-        raise OSError(1, "Operation not permitted")
-
-    monkeypatch.setattr(store.os, "link", no_links)
-    path = tmp_path / "c.db"
-    with RunStore(path, {"command": "count"}) as s:
-        assert run_count(9, checkpoint=s, split_depth=2).total == A000170[9]
-    assert sorted(os.listdir(tmp_path)) == ["c.db"]
-
-
-def test_stale_creation_file_of_a_dead_run_is_removed(tmp_path):
-    dead = tmp_path / f".c.db.{2**22 + 4321}.abcd.creating"
-    live = tmp_path / f".c.db.{os.getpid()}.abcd.creating"
-    for path in (dead, live):
-        for extra in ("", "-journal"):  # a kill in its transaction leaves its journal
-            path.with_name(path.name + extra).write_bytes(b"partial")
-    with RunStore(tmp_path / "c.db", {"command": "count"}):
-        pass
-    assert sorted(os.listdir(tmp_path)) == sorted([live.name, live.name + "-journal", "c.db"])
 
 
 def test_existing_empty_file_is_a_new_checkpoint(cli, tmp_path):
@@ -213,19 +101,6 @@ def test_bit_flipped_checksum_names_the_row(cli, tmp_path):
     assert f"unit {uid}: the stored result does not match its checksum" in r.stderr
     assert "DELETE FROM units WHERE n = 9 AND unit_id = " in r.stderr
     assert "damaged" not in r.stderr
-
-
-def test_write_ahead_log_stays_small(tmp_path):
-    # SQLite's default lets the -wal file grow to about 4 MB before it is
-    # copied into the database; the store copies it every 64 pages.
-    path = tmp_path / "c.db"
-    peak = 0
-    with RunStore(path, {"command": "table"}) as s:
-        s.begin_run(30, 5, 20000)
-        for k in range(100):
-            s.add(30, [(f"u{k}-{i}", i, (0, 0, 0, i), i) for i in range(100)], 0.01)
-            peak = max(peak, os.path.getsize(f"{path}-wal"))
-    assert peak < 600_000, peak
 
 
 # ---------------------------------------------------------------- processes

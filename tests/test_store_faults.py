@@ -13,7 +13,7 @@ import sqlite3
 
 import pytest
 
-import parqueens.store as store
+import parqueens.checkpoint_file as checkpoint_file
 from parqueens.cli import main
 from parqueens.runner import run_count
 from parqueens.store import CheckpointError, RunStore
@@ -231,7 +231,9 @@ def test_read_only_file_refused_as_root_too(good, cli, tmp_path, monkeypatch):
     shutil.copy(good, path)
     real = os.access
     monkeypatch.setattr(
-        store.os, "access", lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode)
+        checkpoint_file.os,
+        "access",
+        lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode),
     )
     before = _sha256(path)
     r = cli("count", 9, "--checkpoint", path, "--quiet")
@@ -242,7 +244,9 @@ def test_read_only_file_refused_as_root_too(good, cli, tmp_path, monkeypatch):
     monkeypatch.undo()
     _sql(path, "DELETE FROM units WHERE rowid = (SELECT min(rowid) FROM units)")
     monkeypatch.setattr(
-        store.os, "access", lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode)
+        checkpoint_file.os,
+        "access",
+        lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode),
     )
     r = cli("count", 9, "--checkpoint", path, "--quiet")
     assert r.returncode == 2
@@ -260,7 +264,7 @@ def test_read_only_database_refused_at_open(good, tmp_path, monkeypatch):
     params = RunStore(path).params
     real = sqlite3.connect
     monkeypatch.setattr(
-        store.sqlite3,
+        checkpoint_file.sqlite3,
         "connect",
         lambda target, **kw: real(target + ("&" if "?" in target else "?") + "mode=ro", **kw),
     )
@@ -277,7 +281,9 @@ def test_read_only_shm_named(good, tmp_path, monkeypatch):
     params = RunStore(path).params
     real = os.access
     monkeypatch.setattr(
-        store.os, "access", lambda p, mode: False if os.fspath(p) == str(shm) else real(p, mode)
+        checkpoint_file.os,
+        "access",
+        lambda p, mode: False if os.fspath(p) == str(shm) else real(p, mode),
     )
     with RunStore(path, params) as s:  # what it holds can be read
         assert s.summary()[0]["finished"]
@@ -316,8 +322,8 @@ def _failing(sql_start, message, after=0):
 @pytest.mark.parametrize("message", ["database or disk is full", "disk I/O error"])
 @pytest.mark.parametrize("where", ["PRAGMA journal_mode", "CREATE TABLE runs", "COMMIT"])
 def test_full_disk_at_create_removes_the_new_file(cli, tmp_path, monkeypatch, message, where):
-    monkeypatch.setattr(store.sqlite3, "connect", _failing(where, message))
-    monkeypatch.setattr(store, "_free_bytes", lambda folder: 4096)
+    monkeypatch.setattr(checkpoint_file.sqlite3, "connect", _failing(where, message))
+    monkeypatch.setattr(checkpoint_file, "_free_bytes", lambda folder: 4096)
     path = tmp_path / "c.sqlite"
     r = cli("count", 9, "--checkpoint", path, "--quiet")
     assert_one_line_error(r)
@@ -326,7 +332,7 @@ def test_full_disk_at_create_removes_the_new_file(cli, tmp_path, monkeypatch, me
 
 
 def test_io_error_with_free_space_is_not_called_full(tmp_path, monkeypatch):
-    monkeypatch.setattr(store.sqlite3, "connect", _failing("PRAGMA", "disk I/O error"))
+    monkeypatch.setattr(checkpoint_file.sqlite3, "connect", _failing("PRAGMA", "disk I/O error"))
     with pytest.raises(CheckpointError, match=r"cannot create the checkpoint \(disk I/O"):
         RunStore(tmp_path / "c.sqlite", {"a": 1})
     assert os.listdir(tmp_path) == []
@@ -335,7 +341,9 @@ def test_io_error_with_free_space_is_not_called_full(tmp_path, monkeypatch):
 def test_full_disk_keeps_an_existing_empty_file(tmp_path, monkeypatch):
     path = tmp_path / "c.sqlite"
     path.touch()  # not made by this call: not ours to remove
-    monkeypatch.setattr(store.sqlite3, "connect", _failing("BEGIN", "database or disk is full"))
+    monkeypatch.setattr(
+        checkpoint_file.sqlite3, "connect", _failing("BEGIN", "database or disk is full")
+    )
     with pytest.raises(CheckpointError, match="no space left"):
         RunStore(path, {"a": 1})
     assert path.exists()
@@ -346,7 +354,7 @@ def test_full_disk_mid_run_keeps_saved_units(cli, tmp_path, monkeypatch):
     args = ["count", 12, "--checkpoint", path, "--jobs", 1, "--split-depth", 3, "--quiet"]
     with monkeypatch.context() as m:
         m.setattr(
-            store.sqlite3,
+            checkpoint_file.sqlite3,
             "connect",
             _failing("INSERT OR REPLACE INTO units", "database or disk is full", after=1),
         )
@@ -365,7 +373,9 @@ def test_full_disk_mid_run_keeps_saved_units(cli, tmp_path, monkeypatch):
 def test_library_full_disk_in_add_and_finish(tmp_path, monkeypatch):
     path = tmp_path / "c.sqlite"
     with monkeypatch.context() as m:
-        m.setattr(store.sqlite3, "connect", _failing("UPDATE runs", "database or disk is full"))
+        m.setattr(
+            checkpoint_file.sqlite3, "connect", _failing("UPDATE runs", "database or disk is full")
+        )
         with RunStore(path, {"a": 1}) as s:
             s.begin_run(30, 2, 3)
             with pytest.raises(CheckpointError, match="no space left.*kept"):
