@@ -246,6 +246,43 @@ def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_
 
         find_repeats = _find_repeats
     blocks = itertools.chain(head, blocks)
+    valid, canon, kept, first, increasing = _scan_blocks(
+        blocks, report, unique, scan, keep=rows is None
+    )
+    if not report.count:
+        return report
+    repeat = np.zeros(1, np.bool_)  # a strictly increasing list has no duplicates
+    if not increasing:
+        # Duplicates: valid rows only, each against the earlier ones.
+        rows = np.asarray(rows) if rows is not None else np.concatenate(kept)
+        del kept
+        repeat = find_repeats(rows, valid)
+        odd = valid & ~repeat & ~canon
+        first.pop("odd", None)
+        for problem, mask in (("duplicate", repeat), ("odd", odd)):
+            if mask.any():
+                i = int(np.flatnonzero(mask)[0])
+                first[problem] = (i, np.asarray(rows[i]).tolist())
+    report.invalid = report.count - int(np.count_nonzero(valid))
+    report.duplicates = int(np.count_nonzero(repeat))
+    report.not_canonical = int(np.count_nonzero(valid & ~repeat & ~canon)) if unique else 0
+    report.distinct = report.count - report.invalid - report.duplicates - report.not_canonical
+    if first:
+        report.first_problem = _first_problem(first, report.n, one_based, bad_rows)
+    return report
+
+
+def _scan_blocks(blocks, report, unique, scan, keep):
+    """One pass over the blocks with ``scan`` (the kernel, or its Python
+    twin for a short list), counting the rows and setting the board size in
+    ``report``.  Returns ``(valid, canon, kept, first, increasing)``: per
+    row, whether it is a placement without attacks and (with ``unique``)
+    canonical, bool arrays (``canon`` a single True without ``unique``,
+    which broadcasts); with ``keep``, a compact copy of the blocks, for
+    finding duplicates; ``{problem: (index, row)}``, the first row seen
+    ``"invalid"`` and the first valid one not canonical (``"odd"``); and
+    whether the rows are strictly increasing.  Raises ``ValueError`` if the
+    blocks' widths differ."""
     kept, valid_parts, canon_parts = [], [], []
     first = {}  # problem -> (index, row) of its first row seen in the scan
     prev, increasing = None, True
@@ -266,48 +303,38 @@ def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_
             if problem not in first and mask.any():
                 i = int(np.flatnonzero(mask)[0])
                 first[problem] = (report.count + i, block[i].tolist())
-        if rows is None:  # text: a compact copy, smaller than the text
+        if keep:  # text: a compact copy, smaller than the text
             kept.append(block.astype(npy_dtype(report.n)))
         valid_parts.append(valid)
         if unique:  # else all True: not kept
             canon_parts.append(canon)
         report.count += len(block)
     if not report.count:
-        return report
+        return None, None, kept, first, increasing
     valid = np.concatenate(valid_parts)
     del valid_parts
     canon = np.concatenate(canon_parts) if unique else np.ones(1, np.bool_)  # broadcast
-    repeat = np.zeros(1, np.bool_)  # a strictly increasing list has no duplicates
-    if not increasing:
-        # Duplicates: valid rows only, each against the earlier ones.
-        rows = np.asarray(rows) if rows is not None else np.concatenate(kept)
-        del kept
-        repeat = find_repeats(rows, valid)
-        odd = valid & ~repeat & ~canon
-        first.pop("odd", None)
-        for problem, mask in (("duplicate", repeat), ("odd", odd)):
-            if mask.any():
-                i = int(np.flatnonzero(mask)[0])
-                first[problem] = (i, np.asarray(rows[i]).tolist())
-    report.invalid = report.count - int(np.count_nonzero(valid))
-    report.duplicates = int(np.count_nonzero(repeat))
-    report.not_canonical = int(np.count_nonzero(valid & ~repeat & ~canon)) if unique else 0
-    report.distinct = report.count - report.invalid - report.duplicates - report.not_canonical
-    if first:
-        what = {
-            "invalid": "is not a valid placement",
-            "duplicate": "is a duplicate",
-            "odd": "is not in canonical form",
-        }
-        problem, (i, queens) = min(first.items(), key=lambda item: item[1][0])
-        off = 1 if one_based else 0
-        shown = ", ".join(str(c + off) if 0 <= c < report.n else "?" for c in queens)
-        report.first_problem = f"solution {i + 1} [{shown}] {what[problem]}"
-        if problem == "invalid":
-            bad = (bad_rows or {}).get(i)
-            why = why_invalid(queens, report.n, one_based, bad)
-            report.first_problem += f": {why}"
-    return report
+    return valid, canon, kept, first, increasing
+
+
+def _first_problem(first, n, one_based, bad_rows):
+    """The sentence of :attr:`VerifyReport.first_problem` for the earliest
+    row of ``first`` (``{problem: (index, row)}``, problems ``"invalid"``,
+    ``"duplicate"``, ``"odd"``: not canonical)."""
+    what = {
+        "invalid": "is not a valid placement",
+        "duplicate": "is a duplicate",
+        "odd": "is not in canonical form",
+    }
+    problem, (i, queens) = min(first.items(), key=lambda item: item[1][0])
+    off = 1 if one_based else 0
+    shown = ", ".join(str(c + off) if 0 <= c < n else "?" for c in queens)
+    text = f"solution {i + 1} [{shown}] {what[problem]}"
+    if problem == "invalid":
+        bad = (bad_rows or {}).get(i)
+        why = why_invalid(queens, n, one_based, bad)
+        text += f": {why}"
+    return text
 
 
 def _find_repeats(rows, valid):
