@@ -211,35 +211,51 @@ def iter_blocks(
     if fixed_conflict(fixed):
         return
     if n < UNITS_FROM or small_serves(n, fixed, jobs=jobs_asked, split_depth=split_depth):
-        found = direct_solutions(n, fixed, unique)[:limit]
-        if found and not arrays:
-            yield found
-        elif found:
-            import numpy as np
-
-            yield np.array(found, dtype=np.uint8).reshape(len(found), n)
+        yield from _direct_blocks(n, fixed, unique, limit, arrays)
         return
     # Loading numba's cache runs through ctypes callbacks, which would
     # swallow a Ctrl-C arriving in this thread meanwhile: load it aside.
     call_interruptibly(_warm_up)
+    units, mirror = _listing_units(n, method, fixed, jobs, split_depth)
+    blocks = _limited(_searched(units, unique, limit or 0, jobs), limit)
+    if not mirror:
+        yield from blocks
+        return
+    yield from _mirrored(n, blocks, limit, spill_dir)
+
+
+def _direct_blocks(n, fixed, unique, limit, arrays):
+    """The solutions of a small board (:mod:`parqueens.small`), at most
+    ``limit``: one block, a uint8 array (a list of tuples without
+    ``arrays``), or none if there are none."""
+    found = direct_solutions(n, fixed, unique)[:limit]
+    if found and not arrays:
+        yield found
+    elif found:
+        import numpy as np
+
+        yield np.array(found, dtype=np.uint8).reshape(len(found), n)
+
+
+def _listing_units(n, method, fixed, jobs, split_depth):
+    """The work units a listing searches, in lexicographic order (an
+    iterator), and whether the mirror gives the rest: without fixed queens,
+    a plain listing searches the units whose row-0 queen is in the left
+    half or the middle column (see :func:`_mirrored`).  ``split_depth``
+    None: :func:`_listing_depth`; else checked (``ValueError``)."""
     from .units import iter_units
 
     if split_depth is None:
         depth = _listing_depth(n, method, fixed, jobs)
     else:
         depth = check_split_depth(split_depth, n, method, min_depth(method, True))
-    # The mirror: the left half and the middle column searched, the rest read back.
     mirror = method == "plain" and not fixed
     units = (
         unit
         for unit, _ in iter_units(n, method, depth, fixed, lexicographic=True)
         if not mirror or 2 * unit.prefix[0] <= n - 1
     )
-    blocks = _limited(_searched(units, unique, limit or 0, jobs), limit)
-    if not mirror:
-        yield from blocks
-        return
-    yield from _mirrored(n, blocks, limit, spill_dir)
+    return units, mirror
 
 
 def _searched(units, unique, limit, jobs):
