@@ -407,36 +407,9 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None, worker
     if scheduler is not None:
         scheduler = check_scheduler(scheduler)
     wait = WORKER_WAIT if worker_wait is None else float(worker_wait)
-    try:
-        import joblib
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise BackendError(
-            "the dask backend needs dask.distributed: pip install '.[dask]' in "
-            "parqueens' source folder (as it was installed, see README.md)"
-        ) from None
-    cluster = None
-    try:
-        if scheduler:
-            client = _connect(Client, scheduler, timeout)
-        else:
-            cluster = LocalCluster(
-                n_workers=n_workers,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-            )
-            client = Client(cluster, timeout=timeout)
-    except Exception as exc:  # what does not answer as a scheduler, however it fails
-        if cluster is not None:
-            cluster.close()
-        detail = " ".join(str(exc).split()) or type(exc).__name__
-        if "TLS" in detail:  # tls:// without Dask's TLS configuration (its certificates)
-            detail = f"{detail} (see distributed.comm.tls in Dask's configuration)"
-        elif not isinstance(exc, (OSError, TimeoutError)):  # Dask's reading of a stranger
-            detail = "what answers there is not a Dask scheduler"
-        raise ClusterUnreachable(f"cannot reach the Dask scheduler {scheduler}: {detail}") from None
+    import joblib
+
+    client, cluster = _start_client(scheduler, n_workers, timeout)
     watch = None
     try:
         _wait_for_a_worker(client, scheduler, wait)
@@ -453,6 +426,43 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None, worker
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _start_client(scheduler, n_workers, timeout):
+    """A Dask client of the scheduler at ``scheduler``, or of a new
+    ``LocalCluster`` of ``n_workers`` processes (one thread each, on
+    127.0.0.1) if it is None.  Returns ``(client, cluster)``, the cluster
+    None for a scheduler given.  Raises :class:`BackendError` without
+    dask.distributed, :class:`ClusterUnreachable` if the scheduler does not
+    answer as one (the cluster started here closed again)."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise BackendError(
+            "the dask backend needs dask.distributed: pip install '.[dask]' in "
+            "parqueens' source folder (as it was installed, see README.md)"
+        ) from None
+    cluster = None
+    try:
+        if scheduler:
+            return _connect(Client, scheduler, timeout), None
+        cluster = LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        )
+        return Client(cluster, timeout=timeout), cluster
+    except Exception as exc:  # what does not answer as a scheduler, however it fails
+        if cluster is not None:
+            cluster.close()
+        detail = " ".join(str(exc).split()) or type(exc).__name__
+        if "TLS" in detail:  # tls:// without Dask's TLS configuration (its certificates)
+            detail = f"{detail} (see distributed.comm.tls in Dask's configuration)"
+        elif not isinstance(exc, (OSError, TimeoutError)):  # Dask's reading of a stranger
+            detail = "what answers there is not a Dask scheduler"
+        raise ClusterUnreachable(f"cannot reach the Dask scheduler {scheduler}: {detail}") from None
 
 
 def _wait_for_a_worker(client, scheduler, wait):
