@@ -4,7 +4,9 @@ Each function raises ``TypeError`` (wrong type; booleans are not integers) or
 ``ValueError`` (wrong value) with a one-line message that the command line
 prints as it is (exit code 2).  Each rule is written here once: the command
 line's argument types call these same functions.  No imports beyond the
-standard library, so that usage errors answer before numba is loaded.
+standard library and :mod:`parqueens.names`, so that usage errors answer
+before numba is loaded.  Which method counts a size and the checks of a
+whole count are :mod:`parqueens.methods`'.
 """
 
 import numbers
@@ -200,7 +202,7 @@ def check_jobs(jobs):
 
 def check_split_depth(depth, n, method, lowest=1):
     """A split depth for board size ``n``: ``lowest..n`` (``lowest`` is the
-    method's smallest, see :func:`parqueens.units.min_depth`)."""
+    method's smallest, see :func:`parqueens.methods.min_depth`)."""
     depth = check_int(depth, "split depth")
     if not lowest <= depth <= n:
         raise ValueError(
@@ -263,9 +265,8 @@ def parse_fixed(text):
     """
     if text is None:
         return []
-    items = [t for t in text.split(",")]
     out = []
-    for item in items:
+    for item in text.split(","):
         m = _FIXED_ITEM.match(item)
         if not m:
             raise ValueError(f"fixed queens must look like ROW:COL[,ROW:COL...], got {item!r}")
