@@ -90,13 +90,13 @@ def _estimate_join(split):
 
 
 def probe_units(units, probes, seed):
-    """Knuth's estimates over work units (:func:`parqueens.kernels._knuth_estimate`):
+    """Knuth's estimates over work units (:func:`parqueens.kernels.knuth_estimate`):
     ``(nodes, solutions)``, floats, the solutions weighted by the units'
     weights.  ``probes`` random walks in all, spread over at most 256 units
     (all of them when there are no more; else a random sample, scaled up)."""
     import numpy as np
 
-    from .kernels import _knuth_estimate
+    from .kernels import knuth_estimate
     from .units import unit_masks
 
     if not units:
@@ -109,7 +109,7 @@ def probe_units(units, probes, seed):
     nodes = solutions = 0.0
     for i in picks:
         unit = units[int(i)]
-        node_mean, leaf_mean = _knuth_estimate(
+        node_mean, leaf_mean = knuth_estimate(
             unit.n, unit_masks(unit).allowed, per_unit, seed + int(i)
         )
         nodes += node_mean

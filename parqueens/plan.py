@@ -161,7 +161,8 @@ class CountPlan:
     @property
     def identity(self):
         """What makes the checkpoint belong to this count (:func:`run_identity`)."""
-        return run_identity(self.asked, self.unique, self.fixed)
+        search = self.asked_depth is not None or self.nodes
+        return run_identity(self.asked, self.unique, self.fixed, search)
 
     def check_checkpoint(self):
         """Refuse, by reading only, a checkpoint that cannot serve this count
@@ -266,16 +267,17 @@ def _jobs(jobs, backend, rows):
         return None
 
 
-def run_identity(method, unique, fixed):
+def run_identity(method, unique, fixed, search=False):
     """What makes a checkpoint belong to a count: the method asked for (None
-    named as the default it stands for, ``join`` (the join where it serves,
-    ``d4`` elsewhere) or ``plain`` with fixed queens, so that naming the
-    default makes no other run), ``unique`` and the fixed queens.  A
+    named as the default it stands for, so that naming the default makes no
+    other run: ``plain`` with fixed queens, ``d4`` when a ``search`` was
+    asked for (a split depth, a node count), else ``join``, the join where
+    it serves and ``d4`` elsewhere), ``unique`` and the fixed queens.  A
     JSON-ready dict, checked by :meth:`parqueens.store.RunStore.claim`; the
     split depth is checked per board size, the version when the file is
     opened."""
     fixed = sorted({(int(r), int(c)) for r, c in fixed or ()})
-    method = method or ("plain" if fixed else METHODS[0])
+    method = method or ("plain" if fixed else "d4" if search else METHODS[0])
     return {"method": method, "unique": bool(unique), "fixed": [list(q) for q in fixed]}
 
 

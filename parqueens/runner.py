@@ -185,18 +185,18 @@ def search_specs(n, specs, nodes=False, stop=None):
     """Run the counting kernel on a list of :class:`parqueens.units.UnitSpec`.
 
     Returns ``(solutions, by_stab, nodes)`` as
-    :func:`parqueens.kernels._count_batch` does, with ``nodes`` (uint64,
+    :func:`parqueens.kernels.count_batch` does, with ``nodes`` (uint64,
     one per spec) only if asked for, else None: counting the queens
     placed takes a kernel variant with a counter in its hot loop.  A spec
     that is not ``ok`` counts nothing.  ``stop``: see :func:`run_chunk`.
     """
     import numpy as np
 
-    from .kernels import _count_batch
+    from .kernels import count_batch
     from .units import kernel_args
 
     counted = np.zeros(len(specs), dtype=np.uint64) if nodes else None
-    solutions, by_stab = _count_batch(n, *kernel_args(n, specs), counted, stop)
+    solutions, by_stab = count_batch(n, *kernel_args(n, specs), counted, stop)
     return solutions, by_stab, counted
 
 

@@ -50,7 +50,7 @@ def checkpoint_status(path):
                 k = store.stored_units(n)
                 sizes.append({"n": n, "started": bool(k)} | ({"units_done": k} if k else {}))
                 continue
-            method = stored_method(identity, n)
+            method = store.unit_method(n) or stored_method(identity, n)
             tally = tally_stored(method, s["units"])
             done, all_units = s["units_done"], s["units_total"]
             finished = s["finished"] and done == all_units
@@ -61,7 +61,7 @@ def checkpoint_status(path):
                 fundamental = (
                     sum(classes(method, n, tally).values()) if finished else (tally.fundamental)
                 )
-            share = 0.0 if finished else _done_share(identity, n, s)
+            share = 0.0 if finished else _done_share(identity, n, s, method)
             sizes.append(
                 {
                     "n": n,
@@ -100,13 +100,13 @@ def stored_method(identity, n):
         raise CheckpointError(f"the checkpoint's parameters are not a run's: {exc}") from None
 
 
-def _done_share(identity, n, s):
-    """The estimated share of the work in the stored units of n (0 if none)."""
+def _done_share(identity, n, s, method):
+    """The estimated share of the work in the stored units of n (0 if none),
+    counted by ``method``."""
     from .units import SHARES_UP_TO, plan_count, work_shares
 
     if not s["units_done"]:
         return 0.0
-    method = stored_method(identity, n)
     if s["units_total"] > SHARES_UP_TO or (method != "join" and not s["split_depth"]):
         return s["units_done"] / max(1, s["units_total"])
     fixed = [tuple(q) for q in identity.get("fixed") or []]

@@ -324,6 +324,13 @@ class RunStore(CheckpointFile):
         method = (stored or self.params).get("method")
         return method if isinstance(method, str) else None
 
+    def unit_method(self, n):
+        """The method that counted the units of n stored in the file (their
+        ids begin with it), or None if none is stored."""
+        with self._sqlite_errors("read"):
+            row = self.db.execute("SELECT unit_id FROM units WHERE n = ? LIMIT 1", (n,)).fetchone()
+        return row[0].split("/", 1)[0] if row else None
+
     def check_method(self, n, method):
         """Refuse a run of n by ``method`` when the units of n stored in the
         file were counted by another method (their ids begin with it), e.g.
@@ -331,9 +338,7 @@ class RunStore(CheckpointFile):
         only the search methods have.
 
         Raises :class:`CheckpointError`."""
-        with self._sqlite_errors("read"):
-            row = self.db.execute("SELECT unit_id FROM units WHERE n = ? LIMIT 1", (n,)).fetchone()
-        stored = row[0].split("/", 1)[0] if row else None
+        stored = self.unit_method(n)
         if stored is not None and stored != method:
             raise CheckpointError(
                 f"{self.path}: n = {n} was counted there by {stored}, not {method}; use the "

@@ -153,3 +153,17 @@ def test_status_and_estimate_name_the_method(cli, tmp_path):
     assert e.startswith("estimate for n = 18: about ") and "the join's cost model" in e
     e = cli("count", 18, "--estimate", "--method", "d4").stdout
     assert "Knuth's random probes" in e
+
+
+def test_a_split_depth_names_its_search_in_the_checkpoint(cli, tmp_path):
+    # --split-depth asks for a search: the file records d4, its status counts
+    # the units as d4's, and a run naming nothing goes on with d4.
+    path = tmp_path / "a.db"
+    assert cli("count", 11, "--split-depth", 2, "--checkpoint", path, "-q").returncode == 0
+    status = json.loads(cli("status", path, "--json").stdout)
+    assert status["method"] == "d4"
+    assert [(z["method"], z["total"], z["fundamental"]) for z in status["sizes"]] == [
+        ("d4", A000170[11], A002562[11])
+    ]
+    r = cli("count", 11, "--checkpoint", path, "--json")
+    assert json.loads(r.stdout)["method"] == "d4" and "going on with d4" in r.stderr
