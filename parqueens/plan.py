@@ -242,6 +242,8 @@ def plan_run(
     kept = None
     if checkpoint is not None and method is None:  # the checkpoint keeps its method
         method = method_of(checkpoint, None)
+        if method is None and (split_depth is not None or nodes) and not fixed:
+            _refuse_search_on_join(checkpoint)
         if method is not None:
             n, resolved, fixed = check_count(n, method, unique, fixed, split_depth, nodes)
             default = resolve_method(None, n, fixed, unique, split_depth, nodes)
@@ -251,6 +253,19 @@ def plan_run(
     return CountPlan(
         **common, asked=method, method=resolved, jobs=jobs, split_depth=split_depth, kept=kept
     )
+
+
+def _refuse_search_on_join(checkpoint):
+    """A split depth or node count (a search) asked of a checkpoint made by
+    the default, the join: refused, unless the file holds no run yet."""
+    from .store import CheckpointError
+
+    if checkpoint.recorded_method() == METHODS[0]:
+        raise CheckpointError(
+            f"{checkpoint.path} holds a count by the join, which has no split depth and "
+            f"places no queens row by row: leave out --split-depth and --nodes, or use "
+            f"another file"
+        )
 
 
 def _jobs(jobs, backend, rows):

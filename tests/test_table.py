@@ -157,7 +157,7 @@ def test_checkpoint_depth_conflict_refused_before_any_row(cli, tmp_path):
     assert cli("table", "8-9", "--checkpoint", joined, "--quiet").returncode == 0
     r = cli("table", "8-9", "--checkpoint", joined, "--split-depth", 3)
     assert r.returncode == 2 and r.stdout == "" and len(r.stderr.splitlines()) == 1
-    assert "n = 8 was counted there by join, not d4" in r.stderr
+    assert "holds a count by the join, which has no split depth" in r.stderr
     # Sizes without work units record depth 0; the same command runs again.
     small = tmp_path / "s.db"
     for _ in range(2):
