@@ -175,6 +175,7 @@ class CountPlan:
             return
         store.check_identity(self.identity)
         store.check_size(self.n)
+        store.check_can_run(self.n)
         store.check_method(self.n, self.method)
         if self.split_depth is not None:
             store.check_depth(self.n, self.split_depth)

@@ -762,3 +762,31 @@ def test_bad_numbers_and_names_in_one_line(cli, tmp_path, args):
     if args[-1] == "":
         assert r.stderr == "parqueens: error: the checkpoint file name is empty\n"
     assert os.listdir(tmp_path) == []
+
+
+def test_end_of_input_at_the_prompt_ends_its_line(monkeypatch, capsys):
+    # Ctrl-D at `start it? [y/N]`: a no, on a line of its own.
+    import sys
+
+    import parqueens.runner as runner
+    from parqueens.plan import CountPlan
+
+    monkeypatch.setattr(CountPlan, "estimate", lambda plan: {"seconds": 5e6, "jobs": 2})
+    monkeypatch.setattr(runner, "run_plan", lambda plan, **kw: None)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(sys, "stdin", _Terminal(""))
+    assert main(["count", "19"]) == 1
+    assert capsys.readouterr().err.endswith("[y/N] \nparqueens: not started: the answer was no\n")
+
+
+def test_times_for_people():
+    from parqueens.cli.output import format_seconds
+
+    assert [format_seconds(s) for s in (1.25, 600, 7200, 3 * 86400, 4e8, 3e13)] == [
+        "1.2 s",
+        "10.0 min",
+        "2.0 h",
+        "3.0 days",
+        "12.7 years",
+        "951,294 years",
+    ]

@@ -171,3 +171,108 @@ def test_killed_at_any_moment_the_file_resumes(cli, tmp_path):
         r = cli("count", 15, "--checkpoint", d / "k.db", "--quiet")
         assert (r.returncode, r.stdout, r.stderr) == (0, f"{A000170[15]}\n", ""), when
         assert sorted(os.listdir(d)) == ["k.db"], (when, os.listdir(d))
+
+
+# ---------------------------------------------------------------- walkthrough findings
+
+
+def _read_only(monkeypatch, path):
+    """Make ``path`` read-only as a non-root user sees it (the tests may run as
+    root, whom chmod does not stop)."""
+    import parqueens.checkpoint_file as checkpoint_file
+
+    real = os.access
+    monkeypatch.setattr(
+        checkpoint_file.os,
+        "access",
+        lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode),
+    )
+
+
+def test_read_only_finished_file_answers_with_or_without_classes(cli, tmp_path, monkeypatch):
+    for made, asked in (([], ["--unique"]), (["--unique"], [])):
+        path = tmp_path / f"r{len(made)}.db"
+        assert cli("count", 12, *made, "--checkpoint", path, "-q").returncode == 0
+        before = path.read_bytes()
+        with monkeypatch.context() as m:
+            _read_only(m, path)
+            r = cli("count", 12, *asked, "--checkpoint", path, "-q")
+            assert r.returncode == 0 and str(A000170[12]) in r.stdout, r.stderr
+            if asked:
+                assert f"fundamental {A002562[12]}" in r.stdout
+        assert path.read_bytes() == before
+
+
+def test_read_only_file_with_work_left_refused_before_the_table(cli, tmp_path, monkeypatch):
+    path = tmp_path / "t.db"
+    assert cli("table", "10-12", "--checkpoint", path, "-q").returncode == 0
+    _read_only(monkeypatch, path)
+    r = cli("table", "10-13", "--checkpoint", path)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == (
+        f"parqueens: error: {path} is read-only; make it writable (chmod u+w) or use another file\n"
+    )
+    r = cli("table", "10-12", "--checkpoint", path)  # all finished: answered
+    assert r.returncode == 0 and "| 12 | 14200 |" in r.stdout
+
+
+def test_a_reader_open_at_the_end_leaves_the_file_whole(tmp_path):
+    # status reading during a run kept the log open, so the run's last
+    # units stayed in the -wal file: the holder copies it in when it closes.
+    import shutil
+
+    path = tmp_path / "c.db"
+    with RunStore(path, {"command": "count"}) as writer:
+        run_count(11, checkpoint=writer, split_depth=2, method="d4")  # in the -wal file
+        reader = RunStore(path)  # as `status` during the run: it reads the log
+        run_count(12, checkpoint=writer, split_depth=2, method="d4")
+    try:
+        shutil.copy(path, tmp_path / "alone.db")  # the main file, without its -wal
+    finally:
+        reader.close()
+    with RunStore(tmp_path / "alone.db") as alone:
+        sizes = alone.summary()
+    assert [(s["n"], s["finished"], s["units_done"] == s["units_total"]) for s in sizes] == [
+        (11, True, True),
+        (12, True, True),
+    ]
+
+
+def test_devices_and_fifos_are_no_checkpoints(cli, tmp_path):
+    fifo = tmp_path / "ff"
+    os.mkfifo(fifo)
+    for path in ("/dev/null", fifo):
+        for args in (["count", 9, "--checkpoint", path], ["status", path]):
+            r = cli(*args)
+            assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+            assert "is not a regular file (a device or FIFO)" in r.stderr
+    assert not os.path.exists("/dev/null-journal")
+
+
+def test_a_table_says_what_it_resumed(cli, tmp_path):
+    path = tmp_path / "t.db"
+    assert cli("table", "11-12", "--checkpoint", path, "-q").returncode == 0
+    r = cli("table", "11-12", "--checkpoint", path, "--recheck", 1)
+    assert r.returncode == 0
+    assert (
+        f"parqueens: n = 12: resumed 52 of 52 units from {path}; searched 52 of them again: "
+        "the same results\n"
+    ) in r.stderr
+
+
+def test_the_recheck_searches_in_the_plan_order(tmp_path, monkeypatch):
+    import parqueens.runner as runner
+
+    seen = []
+    real = runner.iter_chunks
+
+    def recording(units, **kw):
+        seen.append([u.id for u in units])
+        return real(units, **kw)
+
+    path = tmp_path / "c.db"
+    run_count(13, checkpoint=path)
+    monkeypatch.setattr(runner, "iter_chunks", recording)
+    again = run_count(13, checkpoint=path, recheck=0.5)
+    order = [u.id for u in runner.plan_run(13).split.units]
+    assert again.rechecked == len(seen[0]) and seen[0] == sorted(seen[0], key=order.index)
