@@ -168,6 +168,8 @@ def estimate_text(plan):
     """The sentence of a plan's estimate."""
     e = plan.estimate()
     head = f"estimate for n = {plan.n}: about {format_seconds(e['seconds'])} on {e['jobs']} job(s)"
+    if not e["units"]:
+        return f"{head} (a small board, solved at once without work units)"
     if e["method"] == "join":
         return (
             f"{head} (the join's cost model of its {e['units']} units, scaled by this "
