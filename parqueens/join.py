@@ -64,6 +64,7 @@ the tables of few configurations at once), largest first within one.
 
 import functools
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -78,6 +79,7 @@ from .join_kernels import (
     _count_units,
     _plan,
     _quadrant_table,
+    _role_counts,
     _role_tables,
 )
 
@@ -157,8 +159,9 @@ def _key_position(h, holes):
     return max(top - KMAX, 0)
 
 
+@functools.cache
 def _configs(n):
-    """The configurations of board size n (see the module text)."""
+    """The configurations of board size n (see the module text), as a tuple."""
     h = n // 2
     w = 2 * h - 1
     sh = n - h
@@ -167,7 +170,7 @@ def _configs(n):
     if n % 2 == 0:
         cfg = np.array([full, full, full, full, KIND_EVEN, 0], np.int64)
         cfg[5] = _key_position(h, {h - 1, w + h - 1})
-        return [_Config("e", (), cfg, np.zeros(4, np.uint64), True)]
+        return (_Config("e", (), cfg, np.zeros(4, np.uint64), True),)
     m = h
     placements = [("c", ((m, m),))]
     for dc in range(1, h + 1):
@@ -193,7 +196,7 @@ def _configs(n):
         west = (d1 & low32) | (((d2 >> sh) & low32) << 32)
         fixed = np.array([east, west, east, west], np.uint64)
         out.append(_Config(name, queens, cfg, fixed, False))
-    return out
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- shared tables
@@ -214,7 +217,7 @@ def _quadrants_cached(h):
 
 #: Role tables of the configurations used last, per process.
 _ROLES = OrderedDict()
-_ROLES_KEPT = 3
+_ROLES_KEPT = 2
 
 
 def _roles(n, config):
@@ -239,13 +242,17 @@ def _roles(n, config):
 # ---------------------------------------------------------------- units
 
 
-#: The cost model of a row set, in seconds of the reference machine: per
-#: pair of quadrant placements tested, per (east, west) pair of half-board
-#: candidates (most are rejected by the matcher 256 at a time), and per
-#: row set.  Fitted on the measured times of units at n = 16..19.
-_COST_TEST = 1.5e-9
-_COST_PAIR = 4.0e-12
-_COST_ROWSET = 2.0e-6
+#: The cost model of a unit, in seconds of the reference machine (this
+#: project's 2-vCPU AMD EPYC): per pair of quadrant placements tested to
+#: build the east half-boards and the west ones, per product of the two
+#: (the matcher's share) and per row set; for even and odd n.  Fitted by
+#: least squares on the single-thread times of every unit of n = 16 and 18
+#: and of 600 random units each of n = 15, 17 and 19 (median error of a
+#: unit 7 to 11 %, of the sum 1 to 4 %).
+_COST = {
+    0: (1.03e-8, 4.1e-9, 4.5e-13, 2.6e-6),
+    1: (1.57e-8, 5.3e-9, 8.1e-13, 1.1e-6),
+}
 
 
 def join_units(n):
@@ -273,7 +280,8 @@ def join_units(n):
     groups = []
     for config in _configs(n):
         east, west, product, rowsets = _plan(h, config.cfg, _plan_sizes(n, config))
-        work = _COST_TEST * (east + west) + _COST_PAIR * product + _COST_ROWSET * rowsets
+        c_east, c_west, c_pair, c_rowset = _COST[n % 2]
+        work = c_east * east + c_west * west + c_pair * product + c_rowset * rowsets
         units = [
             JoinUnit(n, config.name, int(a), float(work[a]))
             for a in np.flatnonzero((east > 0) & (west > 0))
@@ -286,12 +294,11 @@ def join_units(n):
 
 def _plan_sizes(n, config):
     """The cell sizes that plan a configuration's units: its role tables'
-    for even n (built anyway), else the quadrant table's, the placed queens
-    ignored (exact counts would scan the table once per configuration)."""
+    for even n (built anyway), else counted alone (the role tables of every
+    configuration would not fit)."""
     if config.diagonal_symmetry:
         return _roles(n, config)[0]
-    off = _quadrants(n // 2)[0].astype(np.int64)
-    return np.tile(off, (4, 1))
+    return _role_counts(n, n // 2, _quadrants(n // 2), config.fixed, False)
 
 
 def count_join_units(n, units, stop=None):
@@ -363,12 +370,149 @@ def _check(n):
     check_n(n, low=JOIN_MIN_N, high=JOIN_MAX_N)
 
 
+# ---------------------------------------------------------------- memory and time
+
+#: Partial placements of an h x h quadrant (the quadrant table's length) and
+#: those without a queen on its long diagonal, h = 2..10, as
+#: :func:`parqueens.join_kernels._quadrant_table` counts them (sizes for the
+#: memory estimate, not results).
+_PLACEMENTS = {
+    2: (5, 3),
+    3: (18, 11),
+    4: (87, 51),
+    5: (462, 235),
+    6: (2635, 1325),
+    7: (16870, 8237),
+    8: (118969, 57117),
+    9: (915442, 429233),
+    10: (7535369, 3474295),
+}
+#: Resident memory of a process that has loaded numpy, numba and the join
+#: kernels (measured: 144 MB).
+_BASE_BYTES = 150 * 2**20
+#: For odd n, the largest share of the four roles' entries that a
+#: configuration keeps (measured 0.55, 0.54, 0.54 at n = 15, 17, 19).
+_ODD_KEPT = 0.56
+
+
+def join_memory(n, jobs=1):
+    """Estimated peak resident memory of a join count, in bytes.
+
+    Parameters
+    ----------
+    n : int
+        Board size, ``JOIN_MIN_N <= n <= JOIN_MAX_N``.
+    jobs : int
+        Threads counting at once (each has its own buffers).
+
+    Returns
+    -------
+    int
+        The process's base (numpy, numba, the kernels), the quadrant table,
+        the role tables of the configurations kept at once (one for even n,
+        up to 3 for odd n) and each thread's buffers.  Within 5 % of the
+        measured peak for n = 16..21 (see the join report in the README).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For n or jobs out of range.
+    """
+    _check(n)
+    jobs = check_n(jobs, name="jobs", low=1, high=None)
+    h = n // 2
+    placements, off_long = _PLACEMENTS[h]
+    keys = 4**h
+    table = 8 * keys + 16 * placements  # off, n0; S, T, rS, rT
+    building = 8 * keys  # the table's fill cursors, while it is built
+    index = 32 * keys  # start and mid, 4 roles, int32
+    if n % 2 == 0:
+        roles = index + 16 * (2 * placements + 2 * off_long)
+        kept = 1
+    else:
+        roles = index + 16 * int(_ODD_KEPT * 4 * placements)
+        kept = min(_ROLES_KEPT, len(_configs(n)))
+    # Each thread: the words of its largest row set, east and west, twice
+    # (as joined and sorted): measured 54 159 at n = 18, x 7.2 per h.
+    words = 54159 * 7.2 ** (h - 9)
+    thread = int(32 * words) + 8 * (_BUFFER_WORDS)
+    return int(_BASE_BYTES + table + max(building, kept * roles) + jobs * thread)
+
+
+#: Fixed words of a thread's buffers (group tables, padding room).
+_BUFFER_WORDS = 255 * 2**KMAX + 3 * 1024 + 2**14
+
+
+#: Seconds of the reference machine per quadrant placement: to build the
+#: table (its backtracker, both passes), and per configuration to build its
+#: role tables, and (odd n) to count them for the plan.
+_COST_TABLE = 2.2e-7
+_COST_ROLES = 2.5e-8
+_COST_PLAN = 7e-9
+
+
+def join_estimate(n, jobs=1, units=None):
+    """Estimated wall-clock seconds of a join count, in this process.
+
+    Parameters
+    ----------
+    n : int
+        Board size, ``JOIN_MIN_N <= n <= JOIN_MAX_N``.
+    jobs : int
+        Threads counting at once (at most the cores count).
+    units : list of JoinUnit or None
+        The units, if already planned (:func:`join_units` takes seconds for
+        n >= 20).
+
+    Returns
+    -------
+    float
+        The set-up (quadrant table, role tables, plan) and the units' work
+        shared by the jobs, in this machine's seconds: the units' estimated
+        work is in seconds of the reference machine, scaled by a speed
+        measured here once per process (the largest units of n = 16, about
+        0.1 s).  Checked against measured times for n = 16..20 (see the
+        join report in the README).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For n or jobs out of range.
+    """
+    _check(n)
+    jobs = check_n(jobs, name="jobs", low=1, high=None)
+    units = join_units(n) if units is None else units
+    h = n // 2
+    placements = _PLACEMENTS[h][0]
+    configs = len(_configs(n))
+    setup = _COST_TABLE * placements + _COST_ROLES * placements * configs
+    if n % 2:
+        setup += _COST_PLAN * placements * configs
+    work = sum(u.work for u in units)
+    largest = max((u.work for u in units), default=0.0)
+    return _speed() * (setup + max(work / jobs, largest))
+
+
+@functools.cache
+def _speed():
+    """This machine's seconds per second of the reference machine: the
+    largest units of n = 16 timed in this thread against their estimate."""
+    units = join_units(16)[:24]
+    count_join_units(16, units[:1])  # the kernels loaded, the tables built
+    start = time.thread_time()
+    count_join_units(16, units)
+    spent = time.thread_time() - start
+    return max(spent / sum(u.work for u in units), 0.05)
+
+
 __all__ = [
     "JOIN_MAX_N",
     "JOIN_MIN_N",
     "JoinUnit",
     "count_join",
     "count_join_units",
+    "join_estimate",
+    "join_memory",
     "join_units",
     "serves",
 ]

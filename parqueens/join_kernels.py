@@ -214,48 +214,80 @@ def _quadrant_table(h):
 
 
 @njit(cache=True, nogil=True)
-def _entry(S, T, rS, rT, x, role, sh, w):
-    """``(ab, word part)`` of quadrant placement ``x`` in a role (see the module text)."""
+def _role_pass(n, h, table, fixed, diagonal_symmetry, start, mid, ab, word):
+    """One pass over the quadrant table for :func:`_role_tables`: with
+    ``ab`` empty, count the entries each role keeps into ``start``
+    (``start[role, k + 1]`` the count of key ``k``); else write them and
+    their offsets (``start`` already holding the role's first offsets).
+    The four roles of an entry come from one load of it."""
+    off, n0, S, T, rS, rT = table
+    sh = np.uint64(n - h)
+    w = np.uint64(2 * h - 1)
     mask = (_ONE << w) - _ONE
-    if role == NE or role == NW:
-        a = np.uint64(S[x])
-        b = np.uint64(T[x])
-        if role == NE:
-            word = b | ((a >> sh) << w)
-        else:
-            word = (a >> sh) | (b << w)
-    else:
-        t = np.uint64(rT[x])
-        a = t << sh
-        b = np.uint64(rS[x]) << sh
-        if role == SE:
-            word = (b & mask) | (t << w)
-        else:
-            word = t | ((b & mask) << w)
-    return a | (b << np.uint64(32)), word
+    nkeys = off.shape[0] - 1
+    fill = ab.shape[0] > 0
+    f_ne, f_nw, f_se, f_sw = fixed[NE], fixed[NW], fixed[SE], fixed[SW]
+    p_ne = np.int64(start[NE, 0])
+    p_nw = np.int64(start[NW, 0])
+    p_se = np.int64(start[SE, 0])
+    p_sw = np.int64(start[SW, 0])
+    for k in range(nkeys):
+        lo = np.int64(off[k])
+        hi = np.int64(off[k + 1])
+        m = lo + np.int64(n0[k]) if diagonal_symmetry else hi
+        if fill:
+            start[NE, k], start[NW, k], start[SE, k], start[SW, k] = p_ne, p_nw, p_se, p_sw
+        for x in range(lo, hi):
+            if x == m and fill:
+                mid[NE, k], mid[NW, k], mid[SE, k], mid[SW, k] = p_ne, p_nw, p_se, p_sw
+            s = np.uint64(S[x])
+            t = np.uint64(T[x])
+            rt = np.uint64(rT[x])
+            rs = np.uint64(rS[x]) << sh
+            north = s | (t << np.uint64(32))
+            south = (rt << sh) | (rs << np.uint64(32))
+            east = not diagonal_symmetry or x < m  # east: no queen on the long diagonal
+            k_ne = east and north & f_ne == _ZERO
+            k_nw = north & f_nw == _ZERO
+            k_se = east and south & f_se == _ZERO
+            k_sw = south & f_sw == _ZERO
+            if not fill:
+                start[NE, k + 1] += k_ne
+                start[NW, k + 1] += k_nw
+                start[SE, k + 1] += k_se
+                start[SW, k + 1] += k_sw
+                continue
+            # Without branches (the filters are unpredictable): each role's
+            # region has a spare word at its end for the last entries dropped.
+            ab[p_ne] = north
+            word[p_ne] = t | ((s >> sh) << w)
+            p_ne += k_ne
+            ab[p_nw] = north
+            word[p_nw] = (s >> sh) | (t << w)
+            p_nw += k_nw
+            ab[p_se] = south
+            word[p_se] = (rs & mask) | (rt << w)
+            p_se += k_se
+            ab[p_sw] = south
+            word[p_sw] = rt | ((rs & mask) << w)
+            p_sw += k_sw
+        if fill and m >= hi:
+            mid[NE, k], mid[NW, k], mid[SE, k], mid[SW, k] = p_ne, p_nw, p_se, p_sw
 
 
 @njit(cache=True, nogil=True)
 def _role_counts(n, h, table, fixed, diagonal_symmetry):
     """The ``start`` array of :func:`_role_tables` alone (for a plan)."""
-    off, n0, S, T, rS, rT = table
-    sh = np.uint64(n - h)
-    w = np.uint64(2 * h - 1)
-    nkeys = off.shape[0] - 1
-    start = np.zeros((4, nkeys + 1), np.int64)
+    nkeys = table[0].shape[0] - 1
+    start = np.zeros((4, nkeys + 1), np.int32)
+    empty = np.zeros(0, np.uint64)
+    _role_pass(n, h, table, fixed, diagonal_symmetry, start, start, empty, empty)
     p = 0
     for role in range(4):
-        east = role == NE or role == SE
-        for k in range(nkeys):
+        for k in range(nkeys + 1):
+            p += np.int64(start[role, k])
             start[role, k] = p
-            hi = np.int64(off[k + 1])
-            if east and diagonal_symmetry:
-                hi = np.int64(off[k]) + np.int64(n0[k])
-            for x in range(np.int64(off[k]), hi):
-                e_ab, _ = _entry(S, T, rS, rT, x, role, sh, w)
-                if e_ab & fixed[role] == _ZERO:
-                    p += 1
-        start[role, nkeys] = p
+        p += 1  # a spare word after each role (see _role_pass)
     return start
 
 
@@ -271,41 +303,16 @@ def _role_tables(n, h, table, fixed, diagonal_symmetry):
     ``(start, mid, ab, word)``: per role and key, the entries at
     ``start[role, k]:start[role, k + 1]`` of the flat arrays ``ab`` and
     ``word`` (uint64), with ``diagonal_symmetry`` those on the long diagonal
-    from ``mid[role, k]`` on (else ``mid`` is the end).
+    from ``mid[role, k]`` on (else ``mid`` is the end); ``start`` and ``mid``
+    are int32 (half the memory; at most 4 x 7.5 million entries).
     """
-    off, n0, S, T, rS, rT = table
-    sh = np.uint64(n - h)
-    w = np.uint64(2 * h - 1)
-    nkeys = off.shape[0] - 1
-    start = np.zeros((4, nkeys + 1), np.int64)
-    mid = np.zeros((4, nkeys), np.int64)
-    for phase in range(2):
-        if phase == 1:
-            ab = np.empty(start[3, nkeys], np.uint64)
-            word = np.empty(start[3, nkeys], np.uint64)
-        p = 0
-        for role in range(4):
-            east = role == NE or role == SE
-            for k in range(nkeys):
-                start[role, k] = p
-                lo = np.int64(off[k])
-                hi = np.int64(off[k + 1])
-                m = lo + np.int64(n0[k]) if diagonal_symmetry else hi
-                if east and diagonal_symmetry:
-                    hi = m
-                for x in range(lo, hi):
-                    if x == m:
-                        mid[role, k] = p
-                    e_ab, e_word = _entry(S, T, rS, rT, x, role, sh, w)
-                    if e_ab & fixed[role] != _ZERO:
-                        continue
-                    if phase == 1:
-                        ab[p] = e_ab
-                        word[p] = e_word
-                    p += 1
-                if hi <= m:
-                    mid[role, k] = p
-            start[role, nkeys] = p
+    start = _role_counts(n, h, table, fixed, diagonal_symmetry)
+    nkeys = start.shape[1] - 1
+    mid = np.empty((4, nkeys), np.int32)
+    total = np.int64(start[3, nkeys]) + 1
+    ab = np.empty(total, np.uint64)
+    word = np.empty(total, np.uint64)
+    _role_pass(n, h, table, fixed, diagonal_symmetry, start, mid, ab, word)
     return start, mid, ab, word
 
 
@@ -340,17 +347,17 @@ def _half_boards(roles, north, south, cells, klass, ncells, out, cnt):
         kn = cells[i, 0]
         ks = cells[i, 1]
         if klass & 2:
-            x0 = mid[north, kn]
-            x1 = start[north, kn + 1]
+            x0 = np.int64(mid[north, kn])
+            x1 = np.int64(start[north, kn + 1])
         else:
-            x0 = start[north, kn]
-            x1 = mid[north, kn]
+            x0 = np.int64(start[north, kn])
+            x1 = np.int64(mid[north, kn])
         if klass & 1:
-            y0 = mid[south, ks]
-            y1 = start[south, ks + 1]
+            y0 = np.int64(mid[south, ks])
+            y1 = np.int64(start[south, ks + 1])
         else:
-            y0 = start[south, ks]
-            y1 = mid[south, ks]
+            y0 = np.int64(start[south, ks])
+            y1 = np.int64(mid[south, ks])
         if x0 < x1 and y0 < y1:
             cnt = _join(ab, word, x0, x1, y0, y1, out, cnt)
     return cnt
@@ -662,13 +669,13 @@ def _unit_sizes(h, cfg, a, start, subs, subs_at):
         te = 0
         for i in range(ne):
             ks = (b << h) | (cols_e ^ ne_cols[i])
-            te += (start[NE, ne_keys[i] + 1] - start[NE, ne_keys[i]]) * (
+            te += np.int64(start[NE, ne_keys[i] + 1] - start[NE, ne_keys[i]]) * np.int64(
                 start[SE, ks + 1] - start[SE, ks]
             )
         tw = 0
         for i in range(nw):
             ks = (bw << h) | (cols_w ^ cols[i])
-            tw += (start[NW, keys[i] + 1] - start[NW, keys[i]]) * (
+            tw += np.int64(start[NW, keys[i] + 1] - start[NW, keys[i]]) * np.int64(
                 start[SW, ks + 1] - start[SW, ks]
             )
         most_e = max(most_e, te)
