@@ -214,7 +214,17 @@ def _quadrant_table(h):
 
 
 @njit(cache=True, nogil=True)
-def _role_pass(n, h, table, fixed, diagonal_symmetry, start, mid, ab, word):
+def _arrange(raw, layout):
+    """A word in a configuration's layout: ``layout[i, v]`` is where the bits
+    ``v`` of byte ``i`` of the plain word go (see :mod:`parqueens.join`)."""
+    out = _ZERO
+    for i in range(layout.shape[0]):
+        out |= layout[i, (raw >> np.uint64(8 * i)) & np.uint64(255)]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _role_pass(n, h, table, fixed, diagonal_symmetry, layout, start, mid, ab, word):
     """One pass over the quadrant table for :func:`_role_tables`: with
     ``ab`` empty, count the entries each role keeps into ``start``
     (``start[role, k + 1]`` the count of key ``k``); else write them and
@@ -260,16 +270,16 @@ def _role_pass(n, h, table, fixed, diagonal_symmetry, start, mid, ab, word):
             # Without branches (the filters are unpredictable): each role's
             # region has a spare word at its end for the last entries dropped.
             ab[p_ne] = north
-            word[p_ne] = t | ((s >> sh) << w)
+            word[p_ne] = _arrange(t | ((s >> sh) << w), layout)
             p_ne += k_ne
             ab[p_nw] = north
-            word[p_nw] = (s >> sh) | (t << w)
+            word[p_nw] = _arrange((s >> sh) | (t << w), layout)
             p_nw += k_nw
             ab[p_se] = south
-            word[p_se] = (rs & mask) | (rt << w)
+            word[p_se] = _arrange((rs & mask) | (rt << w), layout)
             p_se += k_se
             ab[p_sw] = south
-            word[p_sw] = rt | ((rs & mask) << w)
+            word[p_sw] = _arrange(rt | ((rs & mask) << w), layout)
             p_sw += k_sw
         if fill and m >= hi:
             mid[NE, k], mid[NW, k], mid[SE, k], mid[SW, k] = p_ne, p_nw, p_se, p_sw
@@ -281,7 +291,8 @@ def _role_counts(n, h, table, fixed, diagonal_symmetry):
     nkeys = table[0].shape[0] - 1
     start = np.zeros((4, nkeys + 1), np.int32)
     empty = np.zeros(0, np.uint64)
-    _role_pass(n, h, table, fixed, diagonal_symmetry, start, start, empty, empty)
+    layout = np.zeros((0, 256), np.uint64)
+    _role_pass(n, h, table, fixed, diagonal_symmetry, layout, start, start, empty, empty)
     p = 0
     for role in range(4):
         for k in range(nkeys + 1):
@@ -292,14 +303,15 @@ def _role_counts(n, h, table, fixed, diagonal_symmetry):
 
 
 @njit(cache=True, nogil=True)
-def _role_tables(n, h, table, fixed, diagonal_symmetry):
+def _role_tables(n, h, table, fixed, diagonal_symmetry, layout):
     """The quadrant placements in each role that a configuration allows.
 
     ``fixed``: uint64, shape ``(4,)``: per role, the ``ab`` bits of the
     diagonals of the queens placed first (odd n); an entry meeting them is
     dropped.  ``diagonal_symmetry`` (even n, the longest diagonals'
     symmetry): keep only the east entries without a queen on the quadrant's
-    long diagonal, and put the west ones on it after the others.  Returns
+    long diagonal, and put the west ones on it after the others.
+    ``layout``: the configuration's word layout (:func:`_arrange`).  Returns
     ``(start, mid, ab, word)``: per role and key, the entries at
     ``start[role, k]:start[role, k + 1]`` of the flat arrays ``ab`` and
     ``word`` (uint64), with ``diagonal_symmetry`` those on the long diagonal
@@ -312,7 +324,7 @@ def _role_tables(n, h, table, fixed, diagonal_symmetry):
     total = np.int64(start[3, nkeys]) + 1
     ab = np.empty(total, np.uint64)
     word = np.empty(total, np.uint64)
-    _role_pass(n, h, table, fixed, diagonal_symmetry, start, mid, ab, word)
+    _role_pass(n, h, table, fixed, diagonal_symmetry, layout, start, mid, ab, word)
     return start, mid, ab, word
 
 
@@ -367,14 +379,15 @@ def _half_boards(roles, north, south, cells, klass, ncells, out, cnt):
 
 
 @njit(cache=True, nogil=True)
-def _chunk_tables(pat, start, tab, tbase, planes):
+def _chunk_tables(pat, start, tab, tbase, planes, chunks):
     """The chunk tables of the 256 east words ``pat[start:start + 256]``:
     ``tab[tbase + (32 c + v) * 4 : ... + 4]`` is the 256-bit set of the words
     disjoint from value ``v`` of chunk ``c`` (word bits ``5c..5c+4``).
 
     The inverted words are transposed into bit planes by four 64 x 64 bit
     matrix transposes at once (one per vector lane), then ANDed by subsets
-    of each chunk.  ``planes``: uint64 scratch of 256.
+    of each of the first ``chunks`` chunks.  ``planes``: uint64 scratch of
+    256.
     """
     for e in range(_GW):
         for p in range(64):
@@ -395,7 +408,7 @@ def _chunk_tables(pat, start, tab, tbase, planes):
         j >>= _ONE
         m ^= m << j
     ones = vsplat(_ALL)
-    for c in range(_CHUNKS):
+    for c in range(chunks):
         base = np.uint64(tbase + c * 32 * _GW)
         vstore(tab, base, ones)
         for v in range(1, 32):
@@ -405,10 +418,11 @@ def _chunk_tables(pat, start, tab, tbase, planes):
 
 
 @njit(cache=True, nogil=True)
-def _match_block(tab, items, i0, i1, ng):
+def _match_block(tab, items, i0, i1, ng, chunks):
     """The disjoint (east, west) pairs of the ``ng`` groups whose tables are
-    in ``tab`` and the west words ``items[i0:i1]``: per word, 8 chunk loads
-    and ANDs of 256 bits per group and a popcount added to a vector sum."""
+    in ``tab`` and the west words ``items[i0:i1]``: per word and group, one
+    load and AND of 256 bits per chunk (4 to 8 chunks: the words' bits
+    below their key) and a popcount added to a vector sum."""
     acc = vsplat(_ZERO)
     for it in range(i0, i1):
         r = items[it]
@@ -423,27 +437,30 @@ def _match_block(tab, items, i0, i1, ng):
         base = _ZERO
         for _ in range(ng):
             x = vand(
-                vand(
-                    vand(vload(tab, base + o0), vload(tab, base + o1)),
-                    vand(vload(tab, base + o2), vload(tab, base + o3)),
-                ),
-                vand(
-                    vand(vload(tab, base + o4), vload(tab, base + o5)),
-                    vand(vload(tab, base + o6), vload(tab, base + o7)),
-                ),
+                vand(vload(tab, base + o0), vload(tab, base + o1)),
+                vand(vload(tab, base + o2), vload(tab, base + o3)),
             )
+            # The tests are the same for the whole call: predicted.
+            if chunks > 4:
+                x = vand(x, vload(tab, base + o4))
+            if chunks > 5:
+                x = vand(x, vload(tab, base + o5))
+            if chunks > 6:
+                x = vand(x, vload(tab, base + o6))
+            if chunks > 7:
+                x = vand(x, vload(tab, base + o7))
             acc = vadd(acc, vpopcount(x))
             base += np.uint64(_TSZ)
     return vsum(acc)
 
 
 @njit(cache=True, nogil=True)
-def _key_bits(P, n_p, Q, qb, weights, kpos, kmax, hp, hq, cp, cq):
+def _key_bits(P, n_p, Q, qb, weights, real, kmax, hp, hq, cp, cq):
     """Histograms of the ``kmax``-bit keys (``hp`` east, ``hq[4 key + class]``
     west) and the number of key bits ``K <= kmax`` that the cost model
     prefers: per east bucket ``j``, its groups times (the table cost plus the
     west words whose key is disjoint from ``j``, summed over subsets)."""
-    shift = np.uint64(kpos + KMAX - kmax)
+    shift = np.uint64(real - kmax)
     mask = np.uint64((1 << kmax) - 1)
     nbk = 1 << kmax
     hp[:nbk] = 0
@@ -478,22 +495,26 @@ def _key_bits(P, n_p, Q, qb, weights, kpos, kmax, hp, hq, cp, cq):
 
 
 @njit(cache=True, nogil=True)
-def _count_pairs(P, n_p, Q, qb, weights, kpos, ws):
+def _count_pairs(P, n_p, Q, qb, weights, real, ws):
     """The weighted number of disjoint (east, west) word pairs.
 
     ``P[:n_p]``: east words (``P`` has room for 256 more); ``Q``: west words,
     class ``c`` at ``qb[c]:qb[c + 1]``, each pair with one counting
-    ``weights[c]``; key bits at ``kpos..kpos+KMAX-1`` of the words (the
-    best on top); ``ws``: workspace (see :func:`_workspace`).
+    ``weights[c]``; ``real``: the words' bits that can be set, the key bits
+    on top of them, the best highest; ``ws``: workspace (see
+    :func:`_workspace`).
     """
     pbuf, qbuf, tab, planes, hp, hq, cp, cq = ws
     kmax = 0
-    while kmax < KMAX and (n_p >> (kmax + 7)) > 0:
+    while kmax < min(KMAX, real - 1) and (n_p >> (kmax + 7)) > 0:
         kmax += 1
     K = 0
     if kmax > 0:
-        K = _key_bits(P, n_p, Q, qb, weights, kpos, kmax, hp, hq, cp, cq)
+        K = _key_bits(P, n_p, Q, qb, weights, real, kmax, hp, hq, cp, cq)
     nb = 1 << K
+    # The key's bits are disjoint bucket by bucket: only those below it are
+    # matched (in 4 chunks at least, as _match_block does).
+    chunks = max(4, (real - K + 4) // 5)
     if K == 0:
         npad = ((n_p + _GP - 1) // _GP) * _GP
         P[n_p:npad] = _ALL
@@ -506,7 +527,7 @@ def _count_pairs(P, n_p, Q, qb, weights, kpos, ws):
         # Sort both sides by key: east buckets padded to whole groups with
         # all-ones words (disjoint from no west word), west by key and class.
         down = kmax - K
-        shift = np.uint64(kpos + KMAX - K)
+        shift = np.uint64(real - K)
         mask = np.uint64(nb - 1)
         cp[: nb + 1] = 0
         cq[: 4 * nb + 1] = 0
@@ -541,7 +562,7 @@ def _count_pairs(P, n_p, Q, qb, weights, kpos, ws):
         while g < cp[j + 1]:
             ng = min(_NBLK, (cp[j + 1] - g) // _GP)
             for k in range(ng):
-                _chunk_tables(pat, g + k * _GP, tab, k * _TSZ, planes)
+                _chunk_tables(pat, g + k * _GP, tab, k * _TSZ, planes, chunks)
             for i in range(nb):
                 if i & j:
                     continue
@@ -549,7 +570,8 @@ def _count_pairs(P, n_p, Q, qb, weights, kpos, ws):
                     lo = cq[4 * i + c]
                     hi = cq[4 * i + c + 1]
                     if weights[c] != 0 and lo < hi:
-                        total += weights[c] * np.int64(_match_block(tab, items, lo, hi, ng))
+                        count = _match_block(tab, items, lo, hi, ng, chunks)
+                        total += weights[c] * np.int64(count)
             g += ng * _GP
     return total
 
@@ -576,7 +598,7 @@ def _workspace(max_east, max_west):
 # ---------------------------------------------------------------- work units
 
 #: ``cfg`` fields (int64 array) of a configuration, see :mod:`parqueens.join`.
-CFG_ROWS_N, CFG_ROWS_S, CFG_COLS_E, CFG_COLS_W, CFG_KIND, CFG_KPOS = range(6)
+CFG_ROWS_N, CFG_ROWS_S, CFG_COLS_E, CFG_COLS_W, CFG_KIND, CFG_REAL = range(6)
 #: Configuration kinds: even n; the centre queen (odd n); two middle queens.
 KIND_EVEN, KIND_CENTER, KIND_PAIR = 0, 1, 2
 
@@ -735,7 +757,7 @@ def _count_unit(n, h, cfg, a, roles, subs, subs_at, P, Q, ws, stop):
     cols_e = cfg[CFG_COLS_E]
     cols_w = cfg[CFG_COLS_W]
     aw = cfg[CFG_ROWS_N] ^ a
-    kpos = cfg[CFG_KPOS]
+    real = cfg[CFG_REAL]
     size = 1 << h
     keys = np.empty(size, np.int64)
     cols = np.empty(size, np.int64)
@@ -770,7 +792,7 @@ def _count_unit(n, h, cfg, a, roles, subs, subs_at, P, Q, ws, stop):
                 cnt = _half_boards(roles, NW, SW, cells_w, c, nw, Q, cnt)
         qb[4] = cnt
         if cnt > 0:
-            total += _count_pairs(P, n_p, Q, qb, weights[e], kpos, ws)
+            total += _count_pairs(P, n_p, Q, qb, weights[e], real, ws)
     return total
 
 
