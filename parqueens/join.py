@@ -238,30 +238,40 @@ def _quadrants_cached(h):
     return _quadrant_table(h)
 
 
-#: Role tables of the configurations used last, per process.
+#: Role tables of the configurations used last, per process, and a lock
+#: per configuration being built.
 _ROLES = OrderedDict()
+_BUILDING = {}
 _ROLES_KEPT = 2
 
 
 def _roles(n, config):
     """The role tables of a configuration, built once while it is in use.
 
-    A few configurations are kept (the units come ordered by configuration);
-    threads asking for the same one wait for a single build.
+    The last two configurations are kept (the units come ordered by
+    configuration, so two threads mostly share one); a thread asking for
+    tables another one is building waits for them, the others go on.
     """
     key = (n, config.name)
     with _LOCK:
         if key in _ROLES:
             _ROLES.move_to_end(key)
             return _ROLES[key]
-        table = _quadrants_cached(n // 2)
+        building = _BUILDING.setdefault(key, threading.Lock())
+    with building:
+        with _LOCK:
+            if key in _ROLES:
+                return _ROLES[key]
+        table = _quadrants(n // 2)
         roles = _role_tables(
             n, n // 2, table, config.fixed, config.diagonal_symmetry, config.layout
         )
-        _ROLES[key] = roles
-        while len(_ROLES) > _ROLES_KEPT:
-            _ROLES.popitem(last=False)
-        return roles
+        with _LOCK:
+            _ROLES[key] = roles
+            _BUILDING.pop(key, None)
+            while len(_ROLES) > _ROLES_KEPT:
+                _ROLES.popitem(last=False)
+    return roles
 
 
 # ---------------------------------------------------------------- units
@@ -377,18 +387,27 @@ def count_join_units(n, units, stop=None):
 def count_join(n, jobs=1):
     """The number of solutions of board size n (OEIS A000170), by the join.
 
-    ``jobs`` threads of this process count the units (joblib's threading
-    backend for more than one).  Raises ValueError for n out of range.
+    ``jobs`` threads of this process count the units, each taking the next
+    chunk (about 1/64 of a thread's share of the work) as it finishes one
+    (the kernels release the GIL).  Raises TypeError or ValueError for n or
+    jobs out of range.
     """
     units = join_units(n)
+    jobs = check_n(jobs, name="jobs", low=1, high=None)
     if jobs == 1:
         return sum(count_join_units(n, units))
-    import joblib
+    from concurrent.futures import ThreadPoolExecutor
 
-    parts = [units[k::jobs] for k in range(jobs)]
-    with joblib.parallel_backend("threading", n_jobs=jobs):
-        counts = joblib.Parallel()(joblib.delayed(count_join_units)(n, part) for part in parts)
-    return sum(sum(c) for c in counts)
+    share = sum(u.work for u in units) / (64 * jobs)
+    chunks, work = [[]], 0.0
+    for u in units:
+        if work >= share:
+            chunks.append([])
+            work = 0.0
+        chunks[-1].append(u)
+        work += u.work
+    with ThreadPoolExecutor(jobs) as pool:
+        return sum(sum(c) for c in pool.map(lambda chunk: count_join_units(n, chunk), chunks))
 
 
 def _check(n):
