@@ -63,6 +63,7 @@ the tables of few configurations at once), largest first within one.
 """
 
 import functools
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -311,20 +312,31 @@ def join_units(n):
         For n not an integer in range.
     """
     _check(n)
-    h = n // 2
-    groups = []
-    for config in _configs(n):
-        east, west, product, rowsets = _plan(h, config.cfg, _plan_sizes(n, config))
-        c_east, c_west, c_pair, c_rowset = _COST[n % 2]
-        work = c_east * east + c_west * west + c_pair * product + c_rowset * rowsets
-        units = [
-            JoinUnit(n, config.name, int(a), float(work[a]))
-            for a in np.flatnonzero((east > 0) & (west > 0))
-        ]
-        units.sort(key=lambda u: (-u.work, u.rows))
-        groups.append(units)
+    configs = _configs(n)
+    _quadrants(n // 2)
+    if len(configs) == 1:
+        groups = [_plan_units(n, configs[0])]
+    else:
+        # The configurations are planned on threads (the kernels release the GIL).
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(min(len(configs), os.cpu_count() or 1)) as pool:
+            groups = list(pool.map(lambda config: _plan_units(n, config), configs))
     groups.sort(key=lambda units: -sum(u.work for u in units))
     return [u for units in groups for u in units]
+
+
+def _plan_units(n, config):
+    """The units of one configuration, largest first."""
+    east, west, product, rowsets = _plan(n // 2, config.cfg, _plan_sizes(n, config))
+    c_east, c_west, c_pair, c_rowset = _COST[n % 2]
+    work = c_east * east + c_west * west + c_pair * product + c_rowset * rowsets
+    units = [
+        JoinUnit(n, config.name, int(a), float(work[a]))
+        for a in np.flatnonzero((east > 0) & (west > 0))
+    ]
+    units.sort(key=lambda u: (-u.work, u.rows))
+    return units
 
 
 def _plan_sizes(n, config):

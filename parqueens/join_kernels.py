@@ -663,22 +663,25 @@ def _north_cells(h, rows, cols, start, role, subs, subs_at, keys, chosen):
 
 
 @njit(cache=True, nogil=True)
-def _unit_sizes(h, cfg, a, start, subs, subs_at):
+def _unit_sizes(h, cfg, a, start, subs, subs_at, scratch):
     """Pairs to test per row set of unit ``a``, from the cell sizes in
-    ``start`` (role tables, or the same layout built from the quadrant
-    table for a plan): ``(most east, most west, sum east, sum west, sum of
-    east * west)`` over the unit's row sets."""
-    keys = np.empty(1 << h, np.int64)
-    cols = np.empty(1 << h, np.int64)
-    bs = np.empty(1 << h, np.int64)
-    weights = np.empty((1 << h, 4), np.int64)
+    ``start`` (role tables, or their counts alone for a plan): ``(most east,
+    most west, sum east, sum west, sum of east * west, row sets)`` over the
+    unit's row sets.  ``scratch``: from :func:`_scratch`."""
+    keys, cols, bs, weights, e_keys, e_cols = scratch
     cols_e = cfg[CFG_COLS_E]
     cols_w = cfg[CFG_COLS_W]
-    aw = cfg[CFG_ROWS_N] ^ a
-    ne = _north_cells(h, a, cols_e, start, NE, subs, subs_at, keys, cols)
-    ne_keys = keys[:ne].copy()
-    ne_cols = cols[:ne].copy()
-    nw = _north_cells(h, aw, cols_w, start, NW, subs, subs_at, keys, cols)
+    ne = _north_cells(h, a, cols_e, start, NE, subs, subs_at, e_keys, e_cols)
+    nw = _north_cells(h, cfg[CFG_ROWS_N] ^ a, cols_w, start, NW, subs, subs_at, keys, cols)
+    # Per north cell: its size, and its south cell's columns (in e_keys, keys).
+    for i in range(ne):
+        size = np.int64(start[NE, e_keys[i] + 1]) - np.int64(start[NE, e_keys[i]])
+        e_keys[i] = size
+        e_cols[i] = cols_e ^ e_cols[i]
+    for i in range(nw):
+        size = np.int64(start[NW, keys[i] + 1]) - np.int64(start[NW, keys[i]])
+        keys[i] = size
+        cols[i] = cols_w ^ cols[i]
     nr = _rowsets(h, cfg, a, subs, subs_at, bs, weights)
     most_e = 0
     most_w = 0
@@ -686,26 +689,36 @@ def _unit_sizes(h, cfg, a, start, subs, subs_at):
     sum_w = 0.0
     sum_ew = 0.0
     for e in range(nr):
-        b = bs[e]
-        bw = cfg[CFG_ROWS_S] ^ b
+        b = bs[e] << h
+        bw = (cfg[CFG_ROWS_S] ^ bs[e]) << h
         te = 0
         for i in range(ne):
-            ks = (b << h) | (cols_e ^ ne_cols[i])
-            te += np.int64(start[NE, ne_keys[i] + 1] - start[NE, ne_keys[i]]) * np.int64(
-                start[SE, ks + 1] - start[SE, ks]
-            )
+            ks = b | e_cols[i]
+            te += e_keys[i] * (np.int64(start[SE, ks + 1]) - np.int64(start[SE, ks]))
         tw = 0
         for i in range(nw):
-            ks = (bw << h) | (cols_w ^ cols[i])
-            tw += np.int64(start[NW, keys[i] + 1] - start[NW, keys[i]]) * np.int64(
-                start[SW, ks + 1] - start[SW, ks]
-            )
+            ks = bw | cols[i]
+            tw += keys[i] * (np.int64(start[SW, ks + 1]) - np.int64(start[SW, ks]))
         most_e = max(most_e, te)
         most_w = max(most_w, tw)
         sum_e += te
         sum_w += tw
         sum_ew += float(te) * float(tw)
-    return most_e, most_w, sum_e, sum_w, sum_ew
+    return most_e, most_w, sum_e, sum_w, sum_ew, nr
+
+
+@njit(cache=True, nogil=True)
+def _scratch(h):
+    """Buffers of :func:`_unit_sizes`."""
+    size = 1 << h
+    return (
+        np.empty(size, np.int64),
+        np.empty(size, np.int64),
+        np.empty(size, np.int64),
+        np.empty((size, 4), np.int64),
+        np.empty(size, np.int64),
+        np.empty(size, np.int64),
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -721,11 +734,11 @@ def _plan(h, cfg, start):
     west = np.zeros(size)
     product = np.zeros(size)
     rowsets = np.zeros(size)
-    bs = np.empty(size, np.int64)
-    weights = np.empty((size, 4), np.int64)
+    scratch = _scratch(h)
     for a in range(size):
-        _, _, east[a], west[a], product[a] = _unit_sizes(h, cfg, a, start, subs, subs_at)
-        rowsets[a] = _rowsets(h, cfg, a, subs, subs_at, bs, weights)
+        _, _, east[a], west[a], product[a], rowsets[a] = _unit_sizes(
+            h, cfg, a, start, subs, subs_at, scratch
+        )
     return east, west, product, rowsets
 
 
@@ -802,10 +815,11 @@ def _count_units(n, h, cfg, units, roles, stop, out):
     configuration into ``out`` (int64); stops early, leaving -1, once
     ``stop[0]`` is set.  Sizes the buffers for the largest row set first."""
     subs, subs_at = _subsets(h)
+    scratch = _scratch(h)
     most_e = 0
     most_w = 0
     for u in range(units.shape[0]):
-        me, mw, _, _, _ = _unit_sizes(h, cfg, units[u], roles[0], subs, subs_at)
+        me, mw, _, _, _, _ = _unit_sizes(h, cfg, units[u], roles[0], subs, subs_at, scratch)
         most_e = max(most_e, me)
         most_w = max(most_w, mw)
     P, Q, ws = _workspace(most_e, most_w)
