@@ -46,12 +46,18 @@ The result of a :class:`JoinUnit` is its exact share of the total:
   other placement of the two is one of its 8 images (``dc == dr`` would put
   them on one diagonal), so each solution counts 8.
 
-What differs from Kluev's code: the quadrant tables are kept per role with
-each entry's diagonal word precomputed, so a half-board costs one AND and
-one OR; the chunk tables are transposed four 64 x 64 blocks at a time in
-vector registers; the sieve's number of key bits is chosen per row set by a
-cost model; work units are independent (no barrier between threads), so
-threads scale.
+What differs from Kluev's code (ours, written from the method): the
+quadrant table is re-laid per configuration and role (north-east,
+north-west, south-east, south-west) with the queens placed first filtered
+out and each entry's diagonal word precomputed, so a half-board costs one
+AND, one OR and no branch; the words have a per-configuration bit layout
+that puts the sieve's key bits, the best ones chosen, on top of the bits
+that can be set, so a row set sorted by K key bits matches only the chunks
+below them (6 of 8 at n = 18..20; the key bits are disjoint bucket by
+bucket); the number of key bits is chosen per row set by a cost model; the
+chunk tables are transposed four 64 x 64 blocks at a time in vector
+registers; and work units are independent (Kluev's threads meet at a
+barrier for every row set), so threads scale.
 
 Work units
 ----------
@@ -59,7 +65,11 @@ A unit is a configuration (``"e"`` for even n, ``"c"`` for the centre queen,
 ``"dc.dr"`` for two middle queens) and the north rows ``a`` of the east
 half; it holds every row set ``(a, b)`` of that configuration.  Units are
 ordered by configuration (the largest total first, so that a process holds
-the tables of few configurations at once), largest first within one.
+the tables of few configurations at once), largest first within one.  At
+n = 18, 19, 20: 457, 18 776 and 936 units, the largest about 0.03, 0.02 and
+0.9 seconds.  The tables (:func:`_quadrants`, :func:`_roles`) are built once
+per process, under locks, and shared read-only by its threads; loky and
+Dask workers build their own.
 """
 
 import functools
