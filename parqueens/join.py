@@ -76,7 +76,7 @@ import functools
 import os
 import threading
 import time
-from collections import OrderedDict
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -249,39 +249,53 @@ def _quadrants_cached(h):
     return _quadrant_table(h)
 
 
-#: Role tables of the configurations used last, per process, and a lock
-#: per configuration being built.
-_ROLES = OrderedDict()
+class _RoleTables:
+    """A configuration's role tables (a tuple of arrays, see
+    :func:`parqueens.join_kernels._role_tables`), weakly referenced by the
+    cache while threads use them."""
+
+    __slots__ = ("arrays", "__weakref__")
+
+    def __init__(self, arrays):
+        self.arrays = arrays
+
+
+#: Per process: the role tables in use (held by the threads counting their
+#: units), the last ones built (held here), and a lock per configuration
+#: being built.
+_ROLES = weakref.WeakValueDictionary()
+_LAST = [None]
 _BUILDING = {}
-_ROLES_KEPT = 2
 
 
 def _roles(n, config):
-    """The role tables of a configuration, built once while it is in use.
+    """The role tables of a configuration (a :class:`_RoleTables`), built
+    once while threads use them.
 
-    The last two configurations are kept (the units come ordered by
-    configuration, so two threads mostly share one); a thread asking for
-    tables another one is building waits for them, the others go on.
+    The units come ordered by configuration, so threads mostly share one;
+    a configuration's tables are freed when no thread uses them and another
+    was built since, so a process holds at most one per thread plus one.
+    A thread asking for tables another is building waits for them.
     """
     key = (n, config.name)
     with _LOCK:
-        if key in _ROLES:
-            _ROLES.move_to_end(key)
-            return _ROLES[key]
+        roles = _ROLES.get(key)
+        if roles is not None:
+            return roles
         building = _BUILDING.setdefault(key, threading.Lock())
     with building:
         with _LOCK:
-            if key in _ROLES:
-                return _ROLES[key]
+            roles = _ROLES.get(key)
+            if roles is not None:
+                return roles
         table = _quadrants(n // 2)
-        roles = _role_tables(
-            n, n // 2, table, config.fixed, config.diagonal_symmetry, config.layout
+        roles = _RoleTables(
+            _role_tables(n, n // 2, table, config.fixed, config.diagonal_symmetry, config.layout)
         )
         with _LOCK:
             _ROLES[key] = roles
+            _LAST[0] = roles
             _BUILDING.pop(key, None)
-            while len(_ROLES) > _ROLES_KEPT:
-                _ROLES.popitem(last=False)
     return roles
 
 
@@ -354,7 +368,7 @@ def _plan_sizes(n, config):
     for even n (built anyway), else counted alone (the role tables of every
     configuration would not fit)."""
     if config.diagonal_symmetry:
-        return _roles(n, config)[0]
+        return _roles(n, config).arrays[0]
     return _role_counts(n, n // 2, _quadrants(n // 2), config.fixed, False)
 
 
@@ -398,7 +412,8 @@ def count_join_units(n, units, stop=None):
         config = configs[units[i].config]
         rows = np.array([u.rows for u in units[i:j]], np.int64)
         out = np.empty(j - i, np.int64)
-        _count_units(n, h, config.cfg, rows, _roles(n, config), stop, out)
+        roles = _roles(n, config)
+        _count_units(n, h, config.cfg, rows, roles.arrays, stop, out)
         if stop[0]:
             return results
         results[i:j] = [int(x) for x in out]
@@ -497,7 +512,7 @@ def join_memory(n, jobs=1):
         kept = 1
     else:
         roles = index + 16 * int(_ODD_KEPT * 4 * placements)
-        kept = min(_ROLES_KEPT, len(_configs(n)))
+        kept = min(jobs + 1, len(_configs(n)))
     # Each thread: the words of its largest row set, east and west, twice
     # (as joined and sorted): measured 54 159 at n = 18, x 7.2 per h.
     words = 54159 * 7.2 ** (h - 9)
