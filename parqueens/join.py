@@ -400,7 +400,7 @@ def count_join_units(n, units, stop=None):
     h = n // 2
     configs = {c.name: c for c in _configs(n)}
     for u in units:
-        if u.n != n or u.config not in configs:
+        if u.n != n or u.config not in configs or not 0 <= u.rows < 1 << h:
             raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
     stop = np.zeros(1, np.uint8) if stop is None else stop
     results = [0] * len(units)

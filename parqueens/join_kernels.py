@@ -28,26 +28,33 @@ when ``S_x & rT_y << sh`` or ``T_x & rS_y << sh`` is not 0.
 Words
 -----
 An east and a west half-board can share only the diagonals ``sh..sh+w-1``
-of each family.  A half-board's *word* has bit ``k`` for ``D1 = sh + k`` and
-bit ``w + k`` for ``D2 = sh + k`` (``2w <= 38`` bits for ``n <= 21``); an east
-and a west half-board form a solution exactly when their words are disjoint.
-A table entry in a *role* (north-east, north-west, south-east, south-west)
-is stored as two ``uint64``: its word part (the words of a half-board are
-the OR of its two parts) and ``ab``, its ``U1`` part in the low 32 bits and
-its ``U2`` part in the high ones, so that two entries of one half attack each
-other exactly when their ``ab`` meet.
+of each family.  A half-board's *plain word* has bit ``k`` for
+``D1 = sh + k`` and bit ``w + k`` for ``D2 = sh + k`` (``2w <= 38`` bits for
+``n <= 21``); an east and a west half-board form a solution exactly when
+their words are disjoint.  The kernels use the word in its configuration's
+*layout* (:func:`_arrange`, chosen by :func:`parqueens.join._layout`): the
+``real`` bits that a word can have set at ``0..real-1``, the sieve's key
+bits on top of them (the best highest), the bits no word has set and the
+long diagonals of even n (set in west words only, where they decide the
+weight, see :mod:`parqueens.join`) at 40 and above.  A table entry in a
+*role* (north-east, north-west, south-east, south-west) is stored as two
+``uint64``: its word part (the word of a half-board is the OR of its two
+parts) and ``ab``, its ``U1`` part in the low 32 bits and its ``U2`` part in
+the high ones, so that two entries of one half attack each other exactly
+when their ``ab`` meet.
 
 Counting disjoint pairs
 -----------------------
 The east words of a row set are cut into groups of 256; for each group and
-each of 8 chunks of 5 word bits, ``_chunk_tables`` stores, for the 32
-values of the chunk, the 256-bit set of the group's words disjoint from
-them (transposed bit planes, ANDed by subsets: Kluev's precomputed chunks).
-A west word then meets the group in 8 loads, 8 ANDs of 256 bits and a
-popcount (``_match_block``), on 4 x 64-bit vectors (:mod:`parqueens.simd`).  A sieve
-(``_count_pairs``) first sorts both sides by up to 8 *key* bits of the word,
-so that a west word visits only the groups whose keys it does not meet; the
-number of key bits is chosen per row set by a cost model.
+each chunk of 5 word bits, ``_chunk_tables`` stores, for the 32 values of
+the chunk, the 256-bit set of the group's words disjoint from them
+(transposed bit planes, ANDed by subsets: Kluev's precomputed chunks).  A
+west word then meets the group in one load, AND and popcount of 256 bits
+per chunk (``_match_block``, on 4 x 64-bit vectors: :mod:`parqueens.simd`).
+A sieve (``_count_pairs``) first sorts both sides by their ``K`` top real
+bits (``K <= 8``, chosen per row set by a cost model), so that a west word
+visits only the groups whose key it does not meet, and matches only the
+``real - K`` bits below the key (4 to 8 chunks).
 
 All masks are ``uint64`` (or ``uint32`` in the stored tables) and every
 literal is cast: numba turns mixed ``int64``/``uint64`` arithmetic into
@@ -65,7 +72,6 @@ from .simd import vadd, vand, vload, vpopcount, vshl, vshr, vsplat, vstore, vsum
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _ALL = ~_ZERO
-_LOW32 = np.uint64(0xFFFFFFFF)
 
 #: Roles of a quadrant table entry.
 NE, NW, SE, SW = 0, 1, 2, 3
@@ -77,6 +83,7 @@ _GP = 256
 _NBLK = 3
 #: Chunks of 5 word bits: 8 x 5 = 40 >= 2w for n <= 21.
 _CHUNKS = 8
+#: Words of one group's chunk tables (8 KiB).
 _TSZ = _CHUNKS * 32 * _GW
 _C31 = np.uint64(31 * _GW)
 #: Most key bits of the sieve.

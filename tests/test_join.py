@@ -64,6 +64,8 @@ def test_foreign_units_are_refused():
         count_join_units(12, [unit])
     with pytest.raises(ValueError, match="not a join unit"):
         count_join_units(10, [JoinUnit(10, "c", 0)])
+    with pytest.raises(ValueError, match="not a join unit"):
+        count_join_units(10, [JoinUnit(10, "e", 1 << 5)])
 
 
 def test_stop_flag_returns_early():
