@@ -526,10 +526,9 @@ _BUFFER_WORDS = 255 * 2**KMAX + 3 * 1024 + 2**14
 
 #: Seconds of the reference machine per quadrant placement: to build the
 #: table (its backtracker, both passes), and per configuration to build its
-#: role tables, and (odd n) to count them for the plan.
+#: role tables.
 _COST_TABLE = 2.2e-7
 _COST_ROLES = 2.5e-8
-_COST_PLAN = 7e-9
 
 
 def join_estimate(n, jobs=1, units=None):
@@ -548,12 +547,12 @@ def join_estimate(n, jobs=1, units=None):
     Returns
     -------
     float
-        The set-up (quadrant table, role tables, plan) and the units' work
-        shared by the jobs, in this machine's seconds: the units' estimated
-        work is in seconds of the reference machine, scaled by a speed
-        measured here once per process (the largest units of n = 16, about
-        0.1 s).  Checked against measured times for n = 16..20 (see the
-        join report in the README).
+        The plan (timed, when ``units`` is None: it is made here), the
+        set-up (quadrant table, role tables) and the units' work shared by
+        the jobs (at least the largest unit), in this machine's seconds: the
+        set-up and the units' work are estimated in seconds of the reference
+        machine, scaled by a speed measured here once per process (the
+        largest units of n = 16, three times, about 0.1 s).
 
     Raises
     ------
@@ -562,28 +561,33 @@ def join_estimate(n, jobs=1, units=None):
     """
     _check(n)
     jobs = check_n(jobs, name="jobs", low=1, high=None)
-    units = join_units(n) if units is None else units
+    planning = 0.0
+    if units is None:
+        start = time.perf_counter()
+        units = join_units(n)
+        planning = time.perf_counter() - start
     h = n // 2
     placements = _PLACEMENTS[h][0]
     configs = len(_configs(n))
     setup = _COST_TABLE * placements + _COST_ROLES * placements * configs
-    if n % 2:
-        setup += _COST_PLAN * placements * configs
     work = sum(u.work for u in units)
     largest = max((u.work for u in units), default=0.0)
-    return _speed() * (setup + max(work / jobs, largest))
+    return planning + _speed() * (setup + max(work / jobs, largest))
 
 
 @functools.cache
 def _speed():
     """This machine's seconds per second of the reference machine: the
-    largest units of n = 16 timed in this thread against their estimate."""
+    largest units of n = 16 timed in this thread against their estimate
+    (the fastest of three runs, as a neighbour's load only slows)."""
     units = join_units(16)[:24]
     count_join_units(16, units[:1])  # the kernels loaded, the tables built
-    start = time.thread_time()
-    count_join_units(16, units)
-    spent = time.thread_time() - start
-    return max(spent / sum(u.work for u in units), 0.05)
+    spent = []
+    for _ in range(3):
+        start = time.thread_time()
+        count_join_units(16, units)
+        spent.append(time.thread_time() - start)
+    return max(min(spent) / sum(u.work for u in units), 0.05)
 
 
 __all__ = [

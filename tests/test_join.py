@@ -199,4 +199,4 @@ def test_time_estimate():
     units = join_units(14)
     one = join_estimate(14, 1, units)
     assert 0 < join_estimate(14, 2, units) < one < 10
-    assert join_estimate(14) == pytest.approx(one, rel=0.01)
+    assert join_estimate(14) > one  # the plan made and timed too
