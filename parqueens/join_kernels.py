@@ -519,7 +519,9 @@ def _count_pairs(P, n_p, Q, qb, weights, real, ws):
     while kmax < min(KMAX, real - 1) and (n_p >> (kmax + 7)) > 0:
         kmax += 1
     K = 0
-    if kmax > 0:
+    # A sieve must save more visits than sorting costs: with all the visits
+    # below that, not even its histograms pay.
+    if kmax > 0 and (n_p + _GP - 1) // _GP * qb[4] > _SORT_COST * (n_p + qb[4]):
         K = _key_bits(P, n_p, Q, qb, weights, real, kmax, hp, hq, cp, cq)
     nb = 1 << K
     # The key's bits are disjoint bucket by bucket: only those below it are
