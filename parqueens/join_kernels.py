@@ -358,28 +358,28 @@ def _join(ab, word, x0, x1, y0, y1, out, cnt):
 
 
 @njit(cache=True, nogil=True)
-def _half_boards(roles, north, south, cells, klass, ncells, out, cnt):
-    """Join north cell ``i`` with south cell ``i`` for ``i < ncells`` (cells
-    rows ``(key_north, key_south)`` in ``cells``), taking from each the part
-    that ``klass`` selects: bit 1 the north entries on the long diagonal, bit
-    0 the south ones (0: the entries off it)."""
+def _half_boards(roles, south, north, south_cols, rows, klass, ncells, out, cnt):
+    """Join north cell ``i`` with south cell ``i`` for ``i < ncells``: the
+    north cells' entries at ``north[i, 0]:north[i, 1]`` (off the long
+    diagonal) and ``north[i, 1]:north[i, 2]`` (on it), the south cells those
+    of rows ``rows`` (already shifted: ``b << h``) and columns
+    ``south_cols[i]`` in role ``south``.  ``klass`` selects the parts: bit 1
+    the north entries on the long diagonal, bit 0 the south ones (0: the
+    entries off it)."""
     start, mid, ab, word = roles
     for i in range(ncells):
-        kn = cells[i, 0]
-        ks = cells[i, 1]
-        if klass & 2:
-            x0 = np.int64(mid[north, kn])
-            x1 = np.int64(start[north, kn + 1])
-        else:
-            x0 = np.int64(start[north, kn])
-            x1 = np.int64(mid[north, kn])
+        ks = rows | south_cols[i]
         if klass & 1:
             y0 = np.int64(mid[south, ks])
             y1 = np.int64(start[south, ks + 1])
         else:
             y0 = np.int64(start[south, ks])
             y1 = np.int64(mid[south, ks])
-        if x0 < x1 and y0 < y1:
+        if y0 == y1:
+            continue
+        x0 = north[i, (klass >> 1) & 1]
+        x1 = north[i, ((klass >> 1) & 1) + 1]
+        if x0 < x1:
             cnt = _join(ab, word, x0, x1, y0, y1, out, cnt)
     return cnt
 
@@ -774,25 +774,37 @@ def _subsets(h):
 
 
 @njit(cache=True, nogil=True)
+def _north_ranges(start, mid, role, keys, cols, count, all_cols):
+    """For north cells (keys, column sets): their entries' ranges
+    ``(start, mid, end)`` and the columns left for their south cells."""
+    ranges = np.empty((max(count, 1), 3), np.int64)
+    south = np.empty(max(count, 1), np.int64)
+    for i in range(count):
+        ranges[i, 0] = start[role, keys[i]]
+        ranges[i, 1] = mid[role, keys[i]]
+        ranges[i, 2] = start[role, keys[i] + 1]
+        south[i] = all_cols ^ cols[i]
+    return ranges, south
+
+
+@njit(cache=True, nogil=True)
 def _count_unit(n, h, cfg, a, roles, subs, subs_at, P, Q, ws, stop):
     """The weighted count of unit ``a`` of a configuration (see
     :mod:`parqueens.join`), or -1 if ``stop[0]`` was set meanwhile (read
     before each row set)."""
-    start = roles[0]
+    start, mid = roles[0], roles[1]
     cols_e = cfg[CFG_COLS_E]
     cols_w = cfg[CFG_COLS_W]
-    aw = cfg[CFG_ROWS_N] ^ a
     real = cfg[CFG_REAL]
     size = 1 << h
     keys = np.empty(size, np.int64)
     cols = np.empty(size, np.int64)
+    # The north cells, once per unit: their entries' ranges and the columns
+    # their south cells have.
     ne = _north_cells(h, a, cols_e, start, NE, subs, subs_at, keys, cols)
-    cells_e = np.empty((max(ne, 1), 2), np.int64)
-    cells_e[:ne, 0] = keys[:ne]
-    cols_ne = cols[:ne].copy()
-    nw = _north_cells(h, aw, cols_w, start, NW, subs, subs_at, keys, cols)
-    cells_w = np.empty((max(nw, 1), 2), np.int64)
-    cells_w[:nw, 0] = keys[:nw]
+    north_e, south_e = _north_ranges(start, mid, NE, keys, cols, ne, cols_e)
+    nw = _north_cells(h, cfg[CFG_ROWS_N] ^ a, cols_w, start, NW, subs, subs_at, keys, cols)
+    north_w, south_w = _north_ranges(start, mid, NW, keys, cols, nw, cols_w)
     bs = np.empty(size, np.int64)
     weights = np.empty((size, 4), np.int64)
     nr = _rowsets(h, cfg, a, subs, subs_at, bs, weights)
@@ -802,19 +814,15 @@ def _count_unit(n, h, cfg, a, roles, subs, subs_at, P, Q, ws, stop):
         if stop[0] != 0:
             return -1
         b = bs[e]
-        bw = cfg[CFG_ROWS_S] ^ b
-        for i in range(ne):
-            cells_e[i, 1] = (b << h) | (cols_e ^ cols_ne[i])
-        n_p = _half_boards(roles, NE, SE, cells_e, 0, ne, P, 0)
+        n_p = _half_boards(roles, SE, north_e, south_e, b << h, 0, ne, P, 0)
         if n_p == 0:
             continue
-        for i in range(nw):
-            cells_w[i, 1] = (bw << h) | (cols_w ^ cols[i])
+        bw = (cfg[CFG_ROWS_S] ^ b) << h
         cnt = 0
         for c in range(4):
             qb[c] = cnt
             if weights[e, c] != 0:
-                cnt = _half_boards(roles, NW, SW, cells_w, c, nw, Q, cnt)
+                cnt = _half_boards(roles, SW, north_w, south_w, bw, c, nw, Q, cnt)
         qb[4] = cnt
         if cnt > 0:
             total += _count_pairs(P, n_p, Q, qb, weights[e], real, ws)
