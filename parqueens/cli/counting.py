@@ -108,6 +108,9 @@ def _plans(args, ns, fixed=None):
     try:
         plans = [p.with_checkpoint(store) for p in plans]
         for p in plans:
+            if p.fallback:
+                note(args, f"{p.fallback}")
+        for p in plans:
             default = p.deep_split()
             if default is not None:
                 note(
