@@ -490,9 +490,13 @@ def join_memory(n, jobs=1):
     -------
     int
         The process's base (numpy, numba, the kernels), the quadrant table,
-        the role tables of the configurations kept at once (one for even n,
-        up to 3 for odd n) and each thread's buffers.  Within 5 % of the
-        measured peak for n = 16..21 (see the join report in the README).
+        the role tables of the configurations held at once (one for even n;
+        for odd n one per job plus one, each sized as the configuration that
+        keeps the most entries) and each thread's buffers.  Measured peaks,
+        1 and 2 jobs: n = 16: 153, 154 MB (estimated 161, 161); 17: 162,
+        166 (165, 172); 18: 209, 211 (217, 220); 19: 247, 296 to 308 (247,
+        288); 20, 2 jobs: 646 (666); 21, 2 jobs: 859 (1167, a bound: most
+        configurations keep fewer entries).
 
     Raises
     ------
