@@ -328,7 +328,14 @@ def join_units(n):
     list of JoinUnit
         Every unit holding at least one row set, ordered by configuration
         (largest total work first), and largest first within one.  Their
-        counts sum to the total.
+        counts sum to the total.  Count them in this order (chunks of
+        consecutive units): a process then holds the role tables of few
+        configurations at once and builds each once.
+
+    For odd n the configurations are planned on threads (one per core):
+    0.2, 0.7 and 4.6 seconds at n = 17, 19 and 21 on this project's
+    2-vCPU machine; even n: 0.1 and 1.5 seconds at n = 18 and 20 (the
+    role tables built then serve the count).
 
     Raises
     ------
@@ -490,9 +497,13 @@ def join_memory(n, jobs=1):
     -------
     int
         The process's base (numpy, numba, the kernels), the quadrant table,
-        the role tables of the configurations kept at once (one for even n,
-        up to 3 for odd n) and each thread's buffers.  Within 5 % of the
-        measured peak for n = 16..21 (see the join report in the README).
+        the role tables of the configurations held at once (one for even n;
+        for odd n one per job plus one, each sized as the configuration that
+        keeps the most entries) and each thread's buffers.  Measured peaks,
+        1 and 2 jobs: n = 16: 153, 154 MB (estimated 161, 161); 17: 162,
+        166 (165, 172); 18: 209, 211 (217, 220); 19: 247, 296 to 308 (247,
+        288); 20, 2 jobs: 646 (666); 21, 2 jobs: 859 (1167, a bound: most
+        configurations keep fewer entries).
 
     Raises
     ------
@@ -552,7 +563,10 @@ def join_estimate(n, jobs=1, units=None):
         the jobs (at least the largest unit), in this machine's seconds: the
         set-up and the units' work are estimated in seconds of the reference
         machine, scaled by a speed measured here once per process (the
-        largest units of n = 16, three times, about 0.1 s).
+        largest units of n = 16, three times, about 0.1 s).  Against
+        in-process times (start-up excluded) on the shared 2-vCPU machine:
+        1 job n = 16..19 +22 %, -7 %, 0 %, +6 %; 2 jobs n = 18, 19 -3 %,
+        +2 % (at n = 16, 17 two jobs gain little: -40 %, -50 %).
 
     Raises
     ------
