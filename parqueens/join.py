@@ -86,24 +86,14 @@ from .join_kernels import (
     KIND_CENTER,
     KIND_EVEN,
     KIND_PAIR,
-    KMAX,
-    _count_units,
-    _plan,
-    _quadrant_table,
-    _role_counts,
-    _role_tables,
+    count_units,
+    plan,
+    quadrant_table,
+    role_counts,
+    role_tables,
 )
-
-#: The board sizes the join serves.  Below 4 there is no quadrant; above
-#: 21 a word has more than 40 bits and the quadrant table (66.8 million
-#: placements at n = 22) would not fit the memory bound.
-JOIN_MIN_N = 4
-JOIN_MAX_N = 21
-
-
-def serves(n):
-    """True if :func:`count_join` counts board size ``n``."""
-    return JOIN_MIN_N <= n <= JOIN_MAX_N
+from .join_match import KMAX
+from .names import JOIN_MAX_N, JOIN_MIN_N
 
 
 @dataclass(frozen=True)
@@ -246,12 +236,12 @@ def _quadrants(h):
 
 @functools.cache
 def _quadrants_cached(h):
-    return _quadrant_table(h)
+    return quadrant_table(h)
 
 
 class _RoleTables:
     """A configuration's role tables (a tuple of arrays, see
-    :func:`parqueens.join_kernels._role_tables`), weakly referenced by the
+    :func:`parqueens.join_kernels.role_tables`), weakly referenced by the
     cache while threads use them."""
 
     __slots__ = ("arrays", "__weakref__")
@@ -290,7 +280,7 @@ def _roles(n, config):
                 return roles
         table = _quadrants(n // 2)
         roles = _RoleTables(
-            _role_tables(n, n // 2, table, config.fixed, config.diagonal_symmetry, config.layout)
+            role_tables(n, n // 2, table, config.fixed, config.diagonal_symmetry, config.layout)
         )
         with _LOCK:
             _ROLES[key] = roles
@@ -359,7 +349,7 @@ def join_units(n):
 
 def _plan_units(n, config):
     """The units of one configuration, largest first."""
-    east, west, product, rowsets = _plan(n // 2, config.cfg, _plan_sizes(n, config))
+    east, west, product, rowsets = plan(n // 2, config.cfg, _plan_sizes(n, config))
     c_east, c_west, c_pair, c_rowset = _COST[n % 2]
     work = c_east * east + c_west * west + c_pair * product + c_rowset * rowsets
     units = [
@@ -376,7 +366,7 @@ def _plan_sizes(n, config):
     configuration would not fit)."""
     if config.diagonal_symmetry:
         return _roles(n, config).arrays[0]
-    return _role_counts(n, n // 2, _quadrants(n // 2), config.fixed, False)
+    return role_counts(n, n // 2, _quadrants(n // 2), config.fixed, False)
 
 
 def count_join_units(n, units, stop=None):
@@ -420,7 +410,7 @@ def count_join_units(n, units, stop=None):
         rows = np.array([u.rows for u in units[i:j]], np.int64)
         out = np.empty(j - i, np.int64)
         roles = _roles(n, config)
-        _count_units(n, h, config.cfg, rows, roles.arrays, stop, out)
+        count_units(n, h, config.cfg, rows, roles.arrays, stop, out)
         if stop[0]:
             return results
         results[i:j] = [int(x) for x in out]
@@ -462,7 +452,7 @@ def _check(n):
 
 #: Partial placements of an h x h quadrant (the quadrant table's length) and
 #: those without a queen on its long diagonal, h = 2..10, as
-#: :func:`parqueens.join_kernels._quadrant_table` counts them (sizes for the
+#: :func:`parqueens.join_kernels.quadrant_table` counts them (sizes for the
 #: memory estimate, not results).
 _PLACEMENTS = {
     2: (5, 3),
@@ -605,13 +595,10 @@ def _speed():
 
 
 __all__ = [
-    "JOIN_MAX_N",
-    "JOIN_MIN_N",
     "JoinUnit",
     "count_join",
     "count_join_units",
     "join_estimate",
     "join_memory",
     "join_units",
-    "serves",
 ]

@@ -20,9 +20,10 @@ METHODS = ("join", "d4", "mirror", "plain")
 #: board size, fixed queens, listing, node counts and split depths.
 SEARCH_METHODS = ("d4", "mirror", "plain")
 
-#: The board sizes the join serves: below 4 there is no quadrant; above 21
-#: a half-board's diagonal word has more than 40 bits and the quadrant table
-#: would not fit the memory bound (see :mod:`parqueens.join`).
+#: The board sizes the join serves (:func:`parqueens.methods.join_serves`):
+#: below 4 there is no quadrant; above 21 a half-board's diagonal word has
+#: more than 40 bits (the matcher's eight chunks of 5) and the quadrant table
+#: (66.8 million placements at n = 22) would not fit the memory bound.
 JOIN_MIN_N, JOIN_MAX_N = 4, 21
 
 #: Where the work units run: threads of this process (the default), loky

@@ -14,17 +14,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parqueens.join import (
-    JOIN_MAX_N,
-    JOIN_MIN_N,
     JoinUnit,
     count_join,
     count_join_units,
     join_estimate,
     join_memory,
     join_units,
-    serves,
 )
 from parqueens.kernels import count_batch
+from parqueens.methods import join_serves as serves
+from parqueens.names import JOIN_MAX_N, JOIN_MIN_N
 
 from naive import A000170
 

@@ -1,0 +1,286 @@
+"""Numba kernels of the quadrant join's matcher: how many pairs of an east and
+a west half-board share no diagonal (see :mod:`parqueens.join_kernels` for
+the words, and :mod:`parqueens.join` for the method, after Evgeny Kluev's
+``EvgenyKluev/N-Queens-Count-Sol``, MIT, 2022; the code is ours).
+
+The east words of a row set are cut into groups of 256; for each group and
+each chunk of 5 word bits, ``_chunk_tables`` stores, for the 32 values of
+the chunk, the 256-bit set of the group's words disjoint from them
+(transposed bit planes, ANDed by subsets: Kluev's precomputed chunks).  A
+west word then meets the group in one load, AND and popcount of 256 bits
+per chunk (``_match_block``, on 4 x 64-bit vectors: :mod:`parqueens.simd`).
+A sieve (``_count_pairs``) first sorts both sides by their ``K`` top real
+bits (``K <= 8``, chosen per row set by a cost model), so that a west word
+visits only the groups whose key it does not meet, and matches only the
+``real - K`` bits below the key (4 to 8 chunks).
+
+All masks are ``uint64`` and every literal is cast: numba turns mixed
+``int64``/``uint64`` arithmetic into floating point.  ``nogil=True``: the
+threads of one process match at once.  :func:`count_pairs` and
+:func:`workspace` are the entry points of :mod:`parqueens.join_kernels`.
+"""
+
+import numpy as np
+from numba import njit
+
+from .simd import vadd, vand, vload, vpopcount, vshl, vshr, vsplat, vstore, vsum, vxor
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_ALL = ~_ZERO
+
+#: Words per group (4 x 64 = 256 east words), groups per block (the block's
+#: tables, 3 x 8 KiB, stay in L1 while the west words stream by).
+_GW = 4
+_GP = 256
+_NBLK = 3
+#: Chunks of 5 word bits: 8 x 5 = 40 >= 2w for n <= 21.
+_CHUNKS = 8
+#: Words of one group's chunk tables (8 KiB).
+_TSZ = _CHUNKS * 32 * _GW
+_C31 = np.uint64(31 * _GW)
+#: Most key bits of the sieve.
+KMAX = 8
+#: Cost of building one group's tables, and of sorting one word into its
+#: bucket, in west-word visits (measured: a group's tables take 0.6 us, a
+#: word's sorting 3 ns, a visit 2 ns).
+_TABLE_COST = 300.0
+_SORT_COST = 1.5
+
+
+def _dp_order():
+    src = np.zeros(32, np.uint64)
+    bit = np.zeros(32, np.uint64)
+    for v in range(1, 32):
+        low = v & -v
+        src[v] = v ^ low
+        bit[v] = low.bit_length() - 1
+    return src, bit
+
+
+# Chunk value v's table is the table of v without its lowest bit, ANDed
+# with that bit's plane.
+_DP_SRC, _DP_BIT = _dp_order()
+
+
+__all__ = ["KMAX", "count_pairs", "workspace"]
+
+
+@njit(cache=True, nogil=True)
+def _chunk_tables(pat, start, tab, tbase, planes, chunks):
+    """The chunk tables of the 256 east words ``pat[start:start + 256]``:
+    ``tab[tbase + (32 c + v) * 4 : ... + 4]`` is the 256-bit set of the words
+    disjoint from value ``v`` of chunk ``c`` (word bits ``5c..5c+4``).
+
+    The inverted words are transposed into bit planes by four 64 x 64 bit
+    matrix transposes at once (one per vector lane), then ANDed by subsets
+    of each of the first ``chunks`` chunks.  ``planes``: uint64 scratch of
+    256.
+    """
+    for e in range(_GW):
+        for p in range(64):
+            planes[np.uint64(p * _GW + e)] = ~pat[np.uint64(start + e * 64 + p)]
+    j = np.uint64(32)
+    m = np.uint64(0x00000000FFFFFFFF)
+    four = np.uint64(_GW)
+    while j != _ZERO:
+        mv = vsplat(m)
+        k = _ZERO
+        while k < np.uint64(64):
+            a = vload(planes, k * four)
+            b = vload(planes, (k + j) * four)
+            t = vand(vxor(vshr(a, j), b), mv)
+            vstore(planes, (k + j) * four, vxor(b, t))
+            vstore(planes, k * four, vxor(a, vshl(t, j)))
+            k = (k + j + _ONE) & ~j
+        j >>= _ONE
+        m ^= m << j
+    ones = vsplat(_ALL)
+    for c in range(chunks):
+        base = np.uint64(tbase + c * 32 * _GW)
+        vstore(tab, base, ones)
+        for v in range(1, 32):
+            plane = (np.uint64(5 * c) + _DP_BIT[v]) * four
+            x = vand(vload(tab, base + _DP_SRC[v] * four), vload(planes, plane))
+            vstore(tab, base + np.uint64(v * _GW), x)
+
+
+@njit(cache=True, nogil=True)
+def _match_block(tab, items, i0, i1, ng, chunks):
+    """The disjoint (east, west) pairs of the ``ng`` groups whose tables are
+    in ``tab`` and the west words ``items[i0:i1]``: per word and group, one
+    load and AND of 256 bits per chunk (4 to 8 chunks: the words' bits
+    below their key) and a popcount added to a vector sum."""
+    acc = vsplat(_ZERO)
+    for it in range(i0, i1):
+        r = items[it]
+        o0 = (r << np.uint64(2)) & _C31
+        o1 = ((r >> np.uint64(3)) & _C31) + np.uint64(128)
+        o2 = ((r >> np.uint64(8)) & _C31) + np.uint64(256)
+        o3 = ((r >> np.uint64(13)) & _C31) + np.uint64(384)
+        o4 = ((r >> np.uint64(18)) & _C31) + np.uint64(512)
+        o5 = ((r >> np.uint64(23)) & _C31) + np.uint64(640)
+        o6 = ((r >> np.uint64(28)) & _C31) + np.uint64(768)
+        o7 = ((r >> np.uint64(33)) & _C31) + np.uint64(896)
+        base = _ZERO
+        for _ in range(ng):
+            x = vand(
+                vand(vload(tab, base + o0), vload(tab, base + o1)),
+                vand(vload(tab, base + o2), vload(tab, base + o3)),
+            )
+            # The tests are the same for the whole call: predicted.
+            if chunks > 4:
+                x = vand(x, vload(tab, base + o4))
+            if chunks > 5:
+                x = vand(x, vload(tab, base + o5))
+            if chunks > 6:
+                x = vand(x, vload(tab, base + o6))
+            if chunks > 7:
+                x = vand(x, vload(tab, base + o7))
+            acc = vadd(acc, vpopcount(x))
+            base += np.uint64(_TSZ)
+    return vsum(acc)
+
+
+@njit(cache=True, nogil=True)
+def _key_bits(P, n_p, Q, qb, weights, real, kmax, hp, hq, cp, cq):
+    """Histograms of the ``kmax``-bit keys (``hp`` east, ``hq[4 key + class]``
+    west) and the number of key bits ``K <= kmax`` that the cost model
+    prefers: per east bucket ``j``, its groups times (the table cost plus the
+    west words whose key is disjoint from ``j``, summed over subsets), and
+    for ``K > 0`` the sorting of every word."""
+    shift = np.uint64(real - kmax)
+    mask = np.uint64((1 << kmax) - 1)
+    nbk = 1 << kmax
+    hp[:nbk] = 0
+    hq[: 4 * nbk] = 0
+    for i in range(n_p):
+        hp[(P[i] >> shift) & mask] += 1
+    for c in range(4):
+        for i in range(qb[c], qb[c + 1]):
+            hq[np.int64((Q[i] >> shift) & mask) * 4 + c] += 1
+    best = 0
+    best_cost = 1e300
+    for K in range(kmax + 1):
+        nb = 1 << K
+        down = kmax - K
+        cp[:nb] = 0
+        cq[:nb] = 0
+        for j in range(nbk):
+            cp[j >> down] += hp[j]
+            cq[j >> down] += hq[4 * j] + hq[4 * j + 1] + hq[4 * j + 2] + hq[4 * j + 3]
+        for bit in range(K):
+            for m in range(nb):
+                if (m >> bit) & 1:
+                    cq[m] += cq[m ^ (1 << bit)]
+        cost = 0.0 if K == 0 else _SORT_COST * (n_p + qb[4])
+        for j in range(nb):
+            groups = (cp[j] + _GP - 1) // _GP
+            cost += groups * (_TABLE_COST + cq[(nb - 1) ^ j])
+        if cost < best_cost:
+            best_cost = cost
+            best = K
+    return best
+
+
+@njit(cache=True, nogil=True)
+def count_pairs(P, n_p, Q, qb, weights, real, ws):
+    """The weighted number of disjoint (east, west) word pairs.
+
+    ``P[:n_p]``: east words (``P`` has room for 256 more); ``Q``: west words,
+    class ``c`` at ``qb[c]:qb[c + 1]``, each pair with one counting
+    ``weights[c]``; ``real``: the words' bits that can be set, the key bits
+    on top of them, the best highest; ``ws``: workspace (see
+    :func:`_workspace`).
+    """
+    pbuf, qbuf, tab, planes, hp, hq, cp, cq = ws
+    kmax = 0
+    while kmax < min(KMAX, real - 1) and (n_p >> (kmax + 7)) > 0:
+        kmax += 1
+    K = 0
+    # A sieve must save more visits than sorting costs: with all the visits
+    # below that, not even its histograms pay.
+    if kmax > 0 and (n_p + _GP - 1) // _GP * qb[4] > _SORT_COST * (n_p + qb[4]):
+        K = _key_bits(P, n_p, Q, qb, weights, real, kmax, hp, hq, cp, cq)
+    nb = 1 << K
+    # The key's bits are disjoint bucket by bucket: only those below it are
+    # matched (in 4 chunks at least, as _match_block does).
+    chunks = max(4, (real - K + 4) // 5)
+    if K == 0:
+        npad = ((n_p + _GP - 1) // _GP) * _GP
+        P[n_p:npad] = _ALL
+        pat = P
+        items = Q
+        cp[0] = 0
+        cp[1] = npad
+        cq[:5] = qb[:5]
+    else:
+        # Sort both sides by key: east buckets padded to whole groups with
+        # all-ones words (disjoint from no west word), west by key and class.
+        down = kmax - K
+        shift = np.uint64(real - K)
+        mask = np.uint64(nb - 1)
+        cp[: nb + 1] = 0
+        cq[: 4 * nb + 1] = 0
+        for j in range(1 << kmax):
+            cp[(j >> down) + 1] += hp[j]
+            for c in range(4):
+                cq[4 * (j >> down) + c + 1] += hq[4 * j + c]
+        for j in range(nb):
+            cp[j + 1] = cp[j] + ((cp[j + 1] + _GP - 1) // _GP) * _GP
+        for j in range(4 * nb):
+            cq[j + 1] += cq[j]
+        hp[:nb] = cp[:nb]
+        hq[: 4 * nb] = cq[: 4 * nb]
+        for i in range(n_p):
+            v = P[i]
+            j = (v >> shift) & mask
+            pbuf[hp[j]] = v
+            hp[j] += 1
+        for j in range(nb):
+            pbuf[hp[j] : cp[j + 1]] = _ALL
+        for c in range(4):
+            for i in range(qb[c], qb[c + 1]):
+                v = Q[i]
+                j = np.int64((v >> shift) & mask) * 4 + c
+                qbuf[hq[j]] = v
+                hq[j] += 1
+        pat = pbuf
+        items = qbuf
+    total = 0
+    for j in range(nb):
+        g = cp[j]
+        while g < cp[j + 1]:
+            ng = min(_NBLK, (cp[j + 1] - g) // _GP)
+            for k in range(ng):
+                _chunk_tables(pat, g + k * _GP, tab, k * _TSZ, planes, chunks)
+            for i in range(nb):
+                if i & j:
+                    continue
+                for c in range(4):
+                    lo = cq[4 * i + c]
+                    hi = cq[4 * i + c + 1]
+                    if weights[c] != 0 and lo < hi:
+                        count = _match_block(tab, items, lo, hi, ng, chunks)
+                        total += weights[c] * np.int64(count)
+            g += ng * _GP
+    return total
+
+
+@njit(cache=True, nogil=True)
+def workspace(max_east, max_west):
+    """Buffers of one thread for row sets of at most ``max_east`` east and
+    ``max_west`` west pairs to join: ``(P, Q, ws)``."""
+    P = np.empty(max_east + _GP + 1, np.uint64)
+    Q = np.empty(max_west + 1, np.uint64)
+    ws = (
+        np.empty(max_east + (_GP - 1) * (1 << KMAX) + 1, np.uint64),
+        np.empty(max_west + 1, np.uint64),
+        np.empty(_NBLK * _TSZ, np.uint64),
+        np.empty(64 * _GW, np.uint64),
+        np.zeros(1 << KMAX, np.int64),
+        np.zeros(4 << KMAX, np.int64),
+        np.zeros((1 << KMAX) + 1, np.int64),
+        np.zeros((4 << KMAX) + 1, np.int64),
+    )
+    return P, Q, ws
