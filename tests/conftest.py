@@ -84,3 +84,27 @@ def cli(capfd, monkeypatch):
         return subprocess.CompletedProcess(["parqueens", *argv], code, out, err)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def real_checkpoints(tmp_path_factory):
+    """A folder of finished checkpoints, made once by the command line (the
+    tests copy the one they change): count9 (`count 9`), count11
+    (`count 11`), count12, table (`table 8-9`), count13 (`count 13 --method
+    d4`), join13 (`count 13`, the join), tiny (`table 1-5`), mirror9 (`count 9
+    --method mirror`)."""
+    from parqueens.cli import main
+
+    d = tmp_path_factory.mktemp("real_cp")
+    for name, args in [
+        ("count9", ["count", "9"]),
+        ("count11", ["count", "11"]),
+        ("count12", ["count", "12"]),
+        ("table", ["table", "8-9"]),
+        ("count13", ["count", "13", "--method", "d4"]),
+        ("join13", ["count", "13"]),
+        ("tiny", ["table", "1-5"]),
+        ("mirror9", ["count", "9", "--method", "mirror"]),
+    ]:
+        assert main([*args, "--checkpoint", str(d / f"{name}.sqlite"), "--quiet"]) == 0, name
+    return d

@@ -32,6 +32,7 @@ from parqueens.backends import (  # noqa: E402
 from parqueens.runner import run_count  # noqa: E402
 from parqueens.store import RunStore  # noqa: E402
 
+from checkpoint_helpers import stored_units, wait_for_units  # noqa: E402
 from cli_helpers import assert_one_line_error, popen_cli  # noqa: E402
 from naive import A000170, A002562  # noqa: E402
 
@@ -200,22 +201,6 @@ def test_unreachable_scheduler(unreachable_run):
     assert done["seconds"] < 20
 
 
-def _wait_for_a_unit(proc, checkpoint, deadline=60):
-    """Wait until the run ``proc`` has stored a unit in ``checkpoint`` (or
-    ended, or the deadline passed); returns the units stored."""
-    end = time.monotonic() + deadline
-    stored = 0
-    while stored < 1 and time.monotonic() < end and proc.poll() is None:
-        try:
-            db = sqlite3.connect(f"file:{checkpoint}?mode=ro", uri=True, timeout=0.2)
-            stored = db.execute("SELECT count(*) FROM units").fetchone()[0]
-            db.close()
-        except sqlite3.Error:
-            pass
-        time.sleep(0.02)
-    return stored
-
-
 def test_worker_lost_mid_run(tmp_path):
     """A Dask worker killed mid-run: Dask reschedules its tasks and the run
     completes with the right count (or, at worst, stops with a clear error)."""
@@ -238,7 +223,7 @@ def test_worker_lost_mid_run(tmp_path):
                 "--quiet",
             ]
         )
-        _wait_for_a_unit(proc, ck)
+        wait_for_units(proc, ck)
         lost = []
         with distributed.Client(cluster) as client:
             pids = client.run(os.getpid)
@@ -272,7 +257,7 @@ def test_scheduler_lost_mid_run(tmp_path):
     args = ["count", 18, "--backend", "dask", "--scheduler", cluster.scheduler_address]
     proc = popen_cli([*args, "--checkpoint", ck])  # notes on
     try:
-        assert _wait_for_a_unit(proc, ck) and proc.poll() is None, "no unit stored in time"
+        assert wait_for_units(proc, ck) and proc.poll() is None, "no unit stored in time"
     finally:
         cluster.close()
     out, err = proc.communicate(timeout=120)
@@ -326,7 +311,7 @@ def test_every_worker_gone_mid_run(cli, tmp_path, monkeypatch):
 
         def remove_the_workers():  # as a cluster manager scaling it to none
             end = time.monotonic() + 120
-            while not ran.is_set() and time.monotonic() < end and not _stored_units(ck):
+            while not ran.is_set() and time.monotonic() < end and not stored_units(ck):
                 time.sleep(0.02)
             cluster.scale(0)
 
@@ -352,17 +337,6 @@ def test_every_worker_gone_mid_run(cli, tmp_path, monkeypatch):
     assert status["units_done"] >= 1 and f"; {left} units unfinished (d4/17/" in last
     command = " ".join(map(str, [*argv, "--checkpoint", ck]))
     assert last.endswith(f"kept in {ck}: run `parqueens {command}` again to resume")
-
-
-def _stored_units(path):
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.2)
-        try:
-            return db.execute("SELECT count(*) FROM units").fetchone()[0]
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return 0
 
 
 def test_watch_reports_what_lasts():

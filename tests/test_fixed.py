@@ -60,21 +60,3 @@ def test_units_with_fixed_queens_are_built_pruned(monkeypatch):
     units = make_units(30, "plain", 12, tuple(fixed))
     assert units and all(u.prefix[r] == c for u in units for r, c in fixed if r < 12)
     assert len(built) <= 2 * len(units)  # some are still empty further down
-
-
-def test_fixed_from_one(cli):
-    assert cli("first", 8, "--fixed", "1:1", "--one-based").stdout == "1 5 8 6 3 7 2 4\n"
-    assert (
-        cli("count", 8, "--fixed", "1:1", "--one-based").stdout
-        == cli("count", 8, "--fixed", "0:0").stdout
-    )
-    one = cli("solutions", 8, "--fixed", "3:5", "--one-based").stdout.split("\n")
-    zero = cli("solutions", 8, "--fixed", "2:4").stdout.split("\n")
-    assert len(one) > 2 and one == [" ".join(str(int(c) + 1) for c in z.split()) for z in zero]
-    r = cli("count", 8, "--fixed", "0:1", "--one-based")
-    assert r.returncode == 2 and "rows and columns are 1..8 for n = 8" in r.stderr
-    r = cli("first", 8, "--fixed", "1:1,2:2", "--one-based")
-    assert r.returncode == 1
-    assert (
-        r.stderr == "parqueens: no solution for n = 8: fixed queens 1:1 and 2:2 share a diagonal\n"
-    )

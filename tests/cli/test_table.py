@@ -163,3 +163,34 @@ def test_checkpoint_depth_conflict_refused_before_any_row(cli, tmp_path):
     for _ in range(2):
         r = cli("table", "1-6", "--checkpoint", small, "--split-depth", 3, "--quiet")
         assert r.returncode == 0 and "| 6 | 4 |" in r.stdout, r.stderr
+
+
+def test_table_bad_depth_before_any_output(cli):
+    r = cli("table", "2-8", "--split-depth", 4)
+    assert_one_line_error(r)
+    assert "n = 3" in r.stderr
+
+
+def test_table_out_dash_and_estimate_with_out(cli, tmp_path):
+    r = cli("table", "4-5", "--out", "-")
+    assert r.returncode == 0 and r.stdout.splitlines()[2] == "| 4 | 2 | plain | 0 | 0.0 |"
+    r = cli("table", "4-5", "--estimate", "--out", tmp_path / "t.md")
+    assert r.returncode == 2 and "--estimate" in r.stderr and not (tmp_path / "t.md").exists()
+
+
+def test_table_json_on_stdout(cli, tmp_path):
+
+    r = cli("table", "4-9", "--json", "--unique", "--jobs", 1)
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert [(d["n"], d["total"], d["fundamental"]) for d in rows] == [
+        (n, A000170[n], A002562[n]) for n in range(4, 10)
+    ]
+    r = cli("table", "4-5", "--json", "--out", tmp_path / "t.json")
+    assert r.returncode == 2 and "choose one" in r.stderr
+
+
+def test_table_refuses_recheck_without_checkpoint_before_its_header(cli):
+    r = cli("table", "5-8", "--recheck", 0.5)
+    assert_one_line_error(r)
+    assert "checkpoint" in r.stderr

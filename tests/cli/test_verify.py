@@ -1,23 +1,25 @@
-"""Input handling of ``verify``: standard input sniffed like a file, n of
-empty results, n = 0, and clear errors for bad ``.npy`` files.
+"""`parqueens verify`: its answers (valid, duplicates, canonical, complete),
+the whole line of the first problem, --progress and --json, and its input:
+standard input sniffed like a file, n of empty inputs, n = 0, and one clear
+error for bad ``.npy`` files.
 
-The commands run in-process through :func:`parqueens.cli.main` (the same
-code as the command, much faster); standard input is then a real pipe, not
-seekable, as when the shell pipes into the command.
-"""
+In-process through :func:`parqueens.cli.main` (the same code as the command,
+much faster); standard input is then a real pipe, not seekable, as when the
+shell pipes into the command."""
 
 import io
+import json
 
 import numpy as np
 import pytest
 
 from parqueens.formats import READABLE_FORMATS as FORMATS
 from parqueens.formats import SolutionWriter, read_solutions
-from parqueens.listing import solutions
 
+import naive
 from cli_helpers import assert_one_line_error
 
-SOL8 = list(solutions(8, jobs=1))
+SOL8 = list(naive.solutions(8))
 COUNTS = {0: 1, 1: 1, 2: 0, 3: 0, 4: 2, 8: 92}
 
 
@@ -314,7 +316,6 @@ def test_byte_order_mark_in_perm_and_jsonl(tmp_path):
 
 
 def test_verify_json(cli, tmp_path):
-    import json
 
     path = tmp_path / "s.perm"
     assert cli("solutions", 6, "--out", path, "-q").returncode == 0
@@ -326,3 +327,143 @@ def test_verify_json(cli, tmp_path):
     assert d["first_problem"].startswith("solution 2 ")
     r = cli("verify", path, "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["ok"] is True
+
+
+def test_verify_progress(cli, tmp_path):
+    assert cli("solutions", 8, "--out", "s.npy", cwd=tmp_path).returncode == 0
+    r = cli("verify", "s.npy", "--progress", cwd=tmp_path)
+    assert r.returncode == 0 and "verify: 100%" in r.stderr and "92.0/92.0" in r.stderr
+    r = cli("verify", "s.npy", "--progress", "--quiet", cwd=tmp_path)
+    assert r.returncode == 2 and "not allowed with argument" in r.stderr
+
+
+BOARD = ".Q..\n...Q\nQ...\n..Q.\n"
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        (
+            "QQ..\n...Q\nQ...\n..Q.\n",
+            "solution 1 [?, 3, 0, 2] is not a valid placement: "
+            "row 0 has 2 queens (columns 0 and 1)",
+        ),
+        (
+            BOARD + "\n.Q..\n....\nQ...\n..Q.\n",
+            "solution 2 [1, ?, 0, 2] is not a valid placement: row 1 has no queen",
+        ),
+        (
+            "q...\n..q.\n.q..\n...q\n",
+            "solution 1 [0, 2, 1, 3] is not a valid placement: "
+            "the queens of rows 1 and 2 (columns 2 and 1) share a diagonal",
+        ),
+        (
+            "1 3 0 2\n1 3 0 5\n",
+            "solution 2 [1, 3, 0, ?] is not a valid placement: "
+            "the queen of row 3 is off the board (column 5)",
+        ),
+        (
+            "1 3 0 2\n1 3 0 9223372036854775808\n",
+            "solution 2 [1, 3, 0, ?] is not a valid placement: the queen of row 3 is off "
+            "the board (column 9223372036854775808)",
+        ),
+        (
+            "QQQQ\n...Q\nQ...\n..Q.\n",
+            "solution 1 [?, 3, 0, 2] is not a valid placement: row 0 has 4 queens "
+            "(columns 0, 1, 2 and 3)",
+        ),
+        (
+            "[1,3,0,2]\n[1,1,0,2]\n",
+            "solution 2 [1, 1, 0, 2] is not a valid placement: "
+            "the queens of rows 0 and 1 share column 1",
+        ),
+    ],
+)
+def test_invalid_hand_typed_solutions(cli, tmp_path, text, why):
+    (tmp_path / "s.txt").write_text(text)
+    r = cli("verify", "s.txt", cwd=tmp_path)
+    assert r.returncode == 1 and "1 INVALID" in r.stdout
+    assert r.stderr == f"parqueens: first problem: {why}\n"
+
+
+def test_invalid_npy_rows_numbered_from_one(cli, tmp_path):
+    import numpy as np
+
+    np.save(tmp_path / "s.npy", np.array([[1, 3, 0, 2], [2, 0, 3, 9]], dtype=np.uint8))
+    r = cli("verify", "s.npy", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr == (
+        "parqueens: first problem: solution 2 [2, 0, 3, ?] is not a valid placement: "
+        "the queen of row 3 is off the board (column 9)\n"
+    )
+
+
+def test_negative_perm_column_is_off_the_board(cli):
+    r = cli("verify", "-", input=b"1 3 0 2\n1 3 -1 2\n")
+    assert r.returncode == 1 and r.stderr.endswith("off the board (column -1)\n")
+
+
+PERM8 = "".join(" ".join(map(str, s)) + "\n" for s in SOL8)
+
+
+def _verify(cli, tmp_path, text, *args):
+    """`verify a.perm ARGS` of a file holding ``text``: the result, and its
+    one line of summary."""
+    (tmp_path / "a.perm").write_text(text)
+    r = cli("verify", "a.perm", *args, cwd=tmp_path)
+    lines = r.stdout.splitlines()
+    assert len(lines) == 1, r.stdout
+    return r, lines[0]
+
+
+def test_verify_invalid(cli, tmp_path):
+    r, summary = _verify(cli, tmp_path, PERM8[:16] + "0 1 2 3 4 5 6 7\n")
+    assert r.returncode == 1
+    assert "1 INVALID" in summary and "2 solutions" in summary
+    assert "not a valid placement" in r.stderr
+
+
+def test_verify_duplicate(cli, tmp_path):
+    r, summary = _verify(cli, tmp_path, PERM8[:32] + PERM8[:16])
+    assert r.returncode == 1
+    assert "1 DUPLICATE," in summary + "," and "all valid" in summary
+    assert "duplicate" in r.stderr
+
+
+def test_verify_not_canonical(cli, tmp_path):
+    not_canonical = next(s for s in SOL8 if s not in naive.classes(8))
+    r, summary = _verify(cli, tmp_path, " ".join(map(str, not_canonical)) + "\n", "--unique")
+    assert r.returncode == 1
+    assert "1 NOT CANONICAL" in summary
+    assert "canonical" in r.stderr
+
+
+def test_verify_incomplete(cli, tmp_path):
+    r, summary = _verify(cli, tmp_path, PERM8[: 16 * 91], "--complete", "--jobs", 1)
+    assert r.returncode == 1
+    assert "INCOMPLETE: 91 distinct of 92 solutions" in summary
+    assert "all valid" in summary and "no duplicates" in summary
+
+
+def test_verify_complete_with_a_duplicate(cli, tmp_path):
+    # all 92 solutions plus a repeat: the problem is the duplicate; the file is
+    # not incomplete (it holds all 92 distinct solutions)
+    r, summary = _verify(cli, tmp_path, PERM8 + PERM8[:16], "--complete", "--jobs", 1)
+    assert r.returncode == 1
+    assert "1 DUPLICATE," in summary + ","
+    assert "INCOMPLETE" not in summary, summary
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [("1 3 0 2\n2 0 3\n", "line 2"), ("1 3 0 2\n2 x 3 1\n", "line 2"), (None, "missing.perm")],
+    ids=["ragged", "letters", "missing"],
+)
+def test_unreadable_files_refused(cli, tmp_path, text, words):
+    name = "a.perm" if text is not None else "missing.perm"
+    if text is not None:
+        (tmp_path / name).write_text(text)
+    r = cli("verify", name, cwd=tmp_path)
+    assert_one_line_error(r)
+    assert words in r.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ([name] if text is not None else [])
