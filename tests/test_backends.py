@@ -178,7 +178,7 @@ def test_cli_own_local_cluster(cli):
 def test_library_own_local_cluster_unreachable_raises():
     t = time.monotonic()
     with pytest.raises(BackendError):
-        with dask_client("tcp://127.0.0.1:1", timeout=2):
+        with dask_client("tcp://127.0.0.1:1", timeout=0.5):
             pass
     assert time.monotonic() - t < 15
 

@@ -174,7 +174,7 @@ def test_deep_split_depth_warns(cli):
 
 
 def test_runs_over_a_day_need_yes(cli):
-    for args in (["count", 30], ["table", "17-24"]):
+    for args in (["count", 30], ["table", "23-24"]):
         r = cli(*args)
         assert_one_line_error(r)
         assert "would take about" in r.stderr and "--yes" in r.stderr, r.stderr

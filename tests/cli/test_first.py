@@ -7,7 +7,7 @@ import naive
 from cli_helpers import assert_one_line_error
 
 
-@pytest.mark.parametrize("n", [1, 8, 12])
+@pytest.mark.parametrize("n", [1, 4, 8])
 def test_first(cli, n):
     r = cli("first", n)
     want = " ".join(map(str, naive.solutions(n)[0]))
