@@ -534,16 +534,16 @@ def _children(pid):
         return None
 
 
-@pytest.mark.parametrize("backend", ["threads", "loky"])
-def test_cli_sigint_without_checkpoint(tmp_path, backend):
-    # d4: a search long enough to be interrupted
+def _interrupt_count_17(backend, wait):
+    """Start `count 17 --method d4` (a search long enough to be interrupted),
+    wait until it is under way (``wait`` seconds with threads; worker
+    processes started with loky), then interrupt the main process (`kill
+    -INT PID`): (exit code, stdout, stderr)."""
     args = ["count", 17, "--jobs", 2, "--quiet", "--backend", backend, "--method", "d4"]
     p = popen_cli(args, new_session=True)
     try:
-        # Wait until the run is under way (worker processes started), not still
-        # importing; then interrupt the main process (`kill -INT PID`).
         t0 = time.monotonic()
-        while backend == "threads" and time.monotonic() - t0 < 2:
+        while backend == "threads" and time.monotonic() - t0 < wait:
             time.sleep(0.05)
         while backend == "loky" and time.monotonic() - t0 < 20:
             kids = _children(p.pid)
@@ -561,7 +561,19 @@ def test_cli_sigint_without_checkpoint(tmp_path, backend):
         if p.returncode is None:
             _kill_group(p)
             p.communicate(timeout=30)
-    assert p.returncode == 130, (p.returncode, out, err)
+    return p.returncode, out, err
+
+
+@pytest.mark.parametrize("backend", ["threads", "loky"])
+def test_cli_sigint_without_checkpoint(backend):
+    # A loaded machine may still be importing after the wait: that answer is
+    # right too (checked whole), and the interrupt is tried again, later.
+    for wait in (2, 4, 6):
+        code, out, err = _interrupt_count_17(backend, wait)
+        if err != "parqueens: interrupted before the search started\n":
+            break
+        assert (code, out) == (130, "")
+    assert code == 130, (code, out, err)
     assert out == ""
     assert len(err.strip().splitlines()) == 1, err
     assert "Traceback" not in err
