@@ -21,6 +21,18 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_sessionstart(session):
+    """Fill numba's cache before any test (see kernel_cache.py); once, in the
+    process that schedules the tests (not in pytest-xdist's workers)."""
+    if hasattr(session.config, "workerinput"):
+        return
+    from cli_helpers import cli_env
+    from kernel_cache import warm_in_processes
+
+    for err in warm_in_processes(cli_env()):
+        sys.stderr.write(f"conftest: warming the kernels failed:\n{err}")
+
+
 def _stdin(data):
     """A stdin for the command: /dev/null, or a real pipe fed with ``data``
     (not seekable, as when the shell pipes into the command)."""
