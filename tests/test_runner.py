@@ -326,7 +326,21 @@ def test_recheck_default_sample_and_library(tmp_path, monkeypatch):
         assert len(searched) == -(-r.units // 2)
         with pytest.raises(ValueError, match="recheck"):
             run_count(11, checkpoint=store, recheck=1.5)
-    assert issubclass(ResultMismatch, Exception)
+
+
+def test_recheck_raises_a_result_mismatch_naming_the_unit(tmp_path, monkeypatch):
+    path = tmp_path / "w.db"
+    unit_id = "mirror/12/2.0"  # one of the units of split depth 2
+    args = {"method": "mirror", "split_depth": 2, "jobs": 1}
+    with monkeypatch.context() as m:
+        _plant_wrong_result(m, unit_id)
+        with RunStore(path, {"test": "mismatch"}) as store:
+            assert run_count(12, checkpoint=store, **args).total == A000170[12] - 2
+    with RunStore(path, {"test": "mismatch"}) as store:
+        with pytest.raises(ResultMismatch) as info:
+            run_count(12, checkpoint=store, recheck=1, **args)
+    assert unit_id in str(info.value) and "searched again" in str(info.value)
+    assert info.value.exit_code == 2  # a usage error's code on the command line
 
 
 def test_recheck_of_classified_units_by_a_run_without_classes(cli, tmp_path):

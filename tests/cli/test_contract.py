@@ -436,16 +436,13 @@ def test_second_interrupt_keeps_the_progress(tmp_path):
 
 
 def test_one_style_small_items(cli):
-    # issue 14: no abbreviations, ASCII digits in --fixed as in N, the
-    # library's default backend is the command line's
-    from parqueens.checks import check_backend
-
+    # issue 14: no abbreviations, ASCII digits in --fixed as in N (the
+    # library's default backend, the command line's: test_names.py)
     for args in (["count", 8, "--uniq"], ["count", 8, "--jo", 1], ["table", "4", "--uni"]):
         r = cli(*args)
         assert r.returncode == 2 and "unrecognized arguments" in r.stderr, r.stderr
     r = cli("count", 8, "--fixed", "\uff10:\uff10")  # full-width 0:0
     assert r.returncode == 2 and "ROW:COL" in r.stderr
-    assert check_backend(None) == "threads" == check_backend("threading")
 
 
 def test_closed_stderr_keeps_the_result():
