@@ -347,7 +347,10 @@ def test_closed_stdout_with_out_file(tmp_path):
 
 def test_closed_stdin_for_verify():
     r = run_process("verify", "-", redirect="<&-")
-    assert r.returncode == 2 and "standard input is closed" in r.stderr
+    assert (r.returncode, r.stderr) == (
+        2,
+        "parqueens: error: standard input is closed; nothing to verify\n",
+    )
 
 
 @pytest.mark.parametrize(

@@ -168,7 +168,9 @@ def test_checkpoint_depth_conflict_refused_before_any_row(cli, tmp_path):
 def test_table_bad_depth_before_any_output(cli):
     r = cli("table", "2-8", "--split-depth", 4)
     assert_one_line_error(r)
-    assert "n = 3" in r.stderr
+    assert r.stderr == (
+        "parqueens: error: split depth must be 1..3 for n = 3 and method plain, got 4\n"
+    )
 
 
 def test_table_out_dash_and_estimate_with_out(cli, tmp_path):
