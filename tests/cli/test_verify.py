@@ -1,177 +1,24 @@
 """`parqueens verify`: its answers (valid, duplicates, canonical, complete),
-the whole line of the first problem, --progress and --json, and its input:
-standard input sniffed like a file, n of empty inputs, n = 0, and one clear
-error for bad ``.npy`` files.
+the whole line of the first problem, --progress and --json, and its input
+on standard input and in files, bad ``.npy`` files refused in one line (the
+reading itself: tests/io/test_reading.py).
 
 In-process through :func:`parqueens.cli.main` (the same code as the command,
 much faster); standard input is then a real pipe, not seekable, as when the
 shell pipes into the command."""
 
-import io
 import json
 
-import numpy as np
 import pytest
 
 from parqueens.formats import READABLE_FORMATS as FORMATS
-from parqueens.formats import SolutionWriter, read_solutions
 
 import naive
 from cli_helpers import assert_one_line_error
+from io_helpers import bad_npy_files, file_bytes
 
 SOL8 = list(naive.solutions(8))
 COUNTS = {0: 1, 1: 1, 2: 0, 3: 0, 4: 2, 8: 92}
-
-
-def _file_bytes(tmp_path, fmt, sols, n):
-    path = tmp_path / f"in.{fmt}"
-    with SolutionWriter(path, fmt, n, force=True) as w:
-        for s in sols:
-            w.write(s)
-    return path.read_bytes()
-
-
-def _stdin(monkeypatch, data):
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
-
-
-# ---------------------------------------------------------------- read_solutions
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_stdin_is_sniffed_like_a_file(tmp_path, monkeypatch, fmt):
-    data = _file_bytes(tmp_path, fmt, SOL8, 8)
-    _stdin(monkeypatch, data)
-    reader = read_solutions("-")
-    assert reader.fmt == fmt
-    assert list(reader) == SOL8 and reader.n == 8
-    # the same bytes in a file without extension give the same
-    (tmp_path / "noext").write_bytes(data)
-    assert list(read_solutions(tmp_path / "noext")) == SOL8
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_stdin_with_format_given(tmp_path, monkeypatch, fmt):
-    _stdin(monkeypatch, _file_bytes(tmp_path, fmt, SOL8[:3], 8))
-    assert list(read_solutions("-", fmt, 8)) == SOL8[:3]
-
-
-def test_stdin_leading_blank_lines(monkeypatch):
-    # sniffing reads up to the first non-blank line; those lines are not lost
-    _stdin(monkeypatch, b"\n\n.Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n")
-    assert list(read_solutions("-")) == [(1, 3, 0, 2), (2, 0, 3, 1)]
-
-
-@pytest.mark.parametrize("fmt, n", [("npy", 2), ("npy", 3), ("npy", 0)])
-def test_npy_gives_n_at_once(tmp_path, fmt, n):
-    path = tmp_path / "e.npy"
-    with SolutionWriter(path, "npy", n):
-        pass
-    reader = read_solutions(path)
-    assert reader.n == n and list(reader) == []
-
-
-@pytest.mark.parametrize(
-    "text, n, expected, n_after",
-    [
-        (b"", None, [], None),  # empty: n unknown
-        (b"", 5, [], 5),
-        (b"\n", None, [()], 0),  # what `solutions 0` writes
-        (b"\n\n", None, [(), ()], 0),
-        (b"\r\n", 0, [()], 0),
-        (b"\n", 5, [], 5),  # n > 0 given: a blank line is nothing
-        (b"\n1 0\n\n", None, [(1, 0)], 2),  # blank lines around content are skipped
-    ],
-)
-def test_perm_blank_lines_and_n(tmp_path, text, n, expected, n_after):
-    path = tmp_path / "a.perm"
-    path.write_bytes(text)
-    reader = read_solutions(path, n=n)
-    assert list(reader) == expected and reader.n == n_after
-
-
-@pytest.mark.parametrize("fmt", ["board", "matrix"])
-def test_grid_n0(tmp_path, fmt):
-    path = tmp_path / f"a.{fmt}"
-    path.write_bytes(b"\n")
-    reader = read_solutions(path)
-    assert list(reader) == [()] and reader.n == 0
-    path.write_bytes(b"")
-    reader = read_solutions(path)
-    assert list(reader) == [] and reader.n is None
-
-
-def test_jsonl_n0(tmp_path):
-    # jsonl writes the empty solution as [], so a blank line stays nothing
-    path = tmp_path / "a.jsonl"
-    path.write_text("[]\n\n[]\n")
-    reader = read_solutions(path)
-    assert list(reader) == [(), ()] and reader.n == 0
-    path.write_text("\n")
-    reader = read_solutions(path)
-    assert list(reader) == [] and reader.n is None
-    assert list(read_solutions(path, n=0)) == []
-
-
-def _bad_npy_files():
-    """name -> bytes of files that are not usable .npy files of solutions."""
-    good = io.BytesIO()
-    np.save(good, np.array(SOL8, dtype=np.uint8))
-    good = good.getvalue()
-    files = {
-        "text.npy": b"1 3 0 2\n",
-        "empty.npy": b"",
-        "trunc.npy": good[:300],
-        "magic_only.npy": good[:8],
-        "header_cut.npy": good[:40],
-        "version.npy": good[:6] + b"\x07\x00" + good[8:],
-        "header.npy": good[:10] + b"{'descr': 3}".ljust(118) + good[128:],
-    }
-    arrays = {
-        "object.npy": np.array([[1, 0]], dtype=object),
-        "float.npy": np.zeros((2, 2)),
-        "flat.npy": np.zeros(3, dtype=np.uint8),
-        "bool.npy": np.ones((1, 1), dtype=bool),
-    }
-    for name, a in arrays.items():
-        buf = io.BytesIO()
-        np.save(buf, a, allow_pickle=True)
-        files[name] = buf.getvalue()
-    zipped = io.BytesIO()
-    np.savez(zipped, a=np.zeros((1, 1), dtype=np.uint8))
-    files["zip.npy"] = zipped.getvalue()
-    return files
-
-
-BAD_NPY = sorted(_bad_npy_files())
-
-
-@pytest.mark.parametrize("name", BAD_NPY)
-def test_bad_npy_one_clear_error(tmp_path, monkeypatch, name):
-    data = _bad_npy_files()[name]
-    path = tmp_path / name
-    path.write_bytes(data)
-    with pytest.raises(ValueError, match=f"^{path} is not a valid .npy file of solutions: ") as e:
-        read_solutions(path)  # at once, not at the first row
-    assert "\n" not in str(e.value)
-    _stdin(monkeypatch, data)
-    with pytest.raises(ValueError, match="^<stdin> is not a valid .npy file of solutions: "):
-        read_solutions("-", "npy")
-
-
-def test_bad_npy_reasons(tmp_path):
-    files = _bad_npy_files()
-    why = {}
-    for name, data in files.items():
-        (tmp_path / name).write_bytes(data)
-        with pytest.raises(ValueError) as e:
-            read_solutions(tmp_path / name)
-        why[name] = str(e.value).split("solutions: ", 1)[1]
-    assert why["text.npy"] == why["zip.npy"] == "it does not start with the .npy magic bytes"
-    assert why["trunc.npy"] == ("truncated: the header announces 736 bytes of data, it holds 172")
-    assert why["object.npy"] == "expected an integer dtype, got object"
-    assert why["flat.npy"] == "expected an array of shape (count, n), got shape (3,)"
-    assert "version 7.0" in why["version.npy"]
 
 
 # ---------------------------------------------------------------- the command, in-process
@@ -219,7 +66,7 @@ def test_empty_file_without_complete(cli, tmp_path):
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_stdin_formats(cli, tmp_path, fmt):
-    data = _file_bytes(tmp_path, fmt, SOL8, 8)
+    data = file_bytes(tmp_path, fmt, SOL8, 8)
     r = cli("verify", "-", "--complete", "--jobs", 1, input=data)
     assert (r.returncode, r.stderr) == (0, "")
     assert (
@@ -267,7 +114,7 @@ def test_stdin_board_one_based(cli):
 
 @pytest.mark.parametrize("name", ["text.npy", "trunc.npy", "object.npy", "zip.npy", "empty.npy"])
 def test_cli_bad_npy_file(tmp_path, cli, name):
-    (tmp_path / name).write_bytes(_bad_npy_files()[name])
+    (tmp_path / name).write_bytes(bad_npy_files()[name])
     r = cli("verify", name, cwd=tmp_path)
     assert_one_line_error(r)
     assert r.stderr.startswith(f"parqueens: error: {name} is not a valid .npy file of solutions: ")
@@ -291,28 +138,6 @@ def test_verify_reports_an_empty_line(cli, tmp_path, fmt, line):
     board.write_text(board.read_text().replace("\n\n", "\n\n\n"))  # extra separators: fine
     r = cli("verify", board)
     assert r.returncode == 0 and "EMPTY" not in r.stdout
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        b"\xef\xbb\xbf.Q..\n...Q\nQ...\n..Q.\n",  # a byte order mark first
-        b".q..\n...q\nq...\n..q.\n",  # lowercase queens
-        b". Q . .\n. . . Q\nQ . . .\n. . Q .\n",  # squares spaced out
-        b"  .Q..  \n...Q\nQ...\n..Q.\n",
-    ],
-)
-def test_hand_typed_boards(tmp_path, text):
-    path = tmp_path / "hand.txt"  # the format guessed from the content
-    path.write_bytes(text)
-    assert list(read_solutions(path)) == [(1, 3, 0, 2)]
-
-
-def test_byte_order_mark_in_perm_and_jsonl(tmp_path):
-    for name, text in (("a.perm", "\ufeff1 3 0 2\n2 0 3 1\n"), ("a.jsonl", "\ufeff[1,3,0,2]\n")):
-        path = tmp_path / name
-        path.write_text(text, encoding="utf-8")
-        assert list(read_solutions(path))[0] == (1, 3, 0, 2)
 
 
 def test_verify_json(cli, tmp_path):
