@@ -14,8 +14,6 @@ import argparse
 import os
 import re
 import signal
-import subprocess
-import sys
 import time
 
 import joblib
@@ -24,7 +22,7 @@ import pytest
 from parqueens.cli.errors import UsageError
 
 from checkpoint_helpers import stored_units, wait_for_units
-from cli_helpers import assert_one_line_error, cli_env, fresh_main, popen_cli, run_process
+from cli_helpers import assert_one_line_error, fresh_main, popen_cli, run_process
 from naive import A000170
 
 BAD = [
@@ -262,17 +260,6 @@ def test_only_ascii_digits(cli, text):
     assert_one_line_error(cli("count", text))
 
 
-def test_command_line_starts_without_numba():
-    """Importing the CLI loads no numba or numpy, so it answers Ctrl-C and
-    --help at once."""
-    code = (
-        "import sys, parqueens.cli; "
-        "print(sorted(m for m in ('numba', 'numpy', 'joblib') if m in sys.modules))"
-    )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env())
-    assert r.stdout.strip() == "[]", r.stderr
-
-
 @pytest.mark.parametrize("delay", [0.15, 0.4, 0.7, 1.0])
 def test_ctrl_c_to_the_process_group_early(tmp_path, delay):
     """Ctrl-C from a terminal reaches every process of the group, the workers
@@ -388,7 +375,8 @@ def test_cli_and_library_share_each_check(argv, message, cli):
 
 
 def test_usage_errors_and_help_load_no_search_machinery():
-    # A real process: what a fresh interpreter imports is the point.
+    # A real process: what a fresh interpreter imports is the point (importing
+    # the command line itself loads none of it: Ctrl-C and --help answer at once).
     argvs = [
         ["--help"],
         ["--version"],
