@@ -252,8 +252,9 @@ def test_scheduler_lost_mid_run(tmp_path):
     there), the exact command to resume, and the finished units kept.  The
     cluster closes its workers first (1 to 4 s before the scheduler): they
     are not reported as workers that left (CLUSTER_SETTLE, 10 s)."""
+    # one worker process (two threads): the scheduler's loss is the point
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        n_workers=1, threads_per_worker=2, processes=True, host="127.0.0.1", dashboard_address=None
     )
     ck = tmp_path / "gone.sqlite"
     args = ["count", 18, "--backend", "dask", "--scheduler", cluster.scheduler_address]

@@ -167,12 +167,6 @@ def test_every_method_and_variant_n4_to_10():
         assert (total, fundamental) == (A000170[n], A002562[n])
 
 
-def test_n17_once():
-    r = run_count(17, unique=True, jobs=2)
-    assert (r.total, r.fundamental) == (A000170[17], A002562[17])
-    assert r.orbits == {8: 11975869, 4: 2006, 2: 64, 1: 0}
-
-
 def test_wide_boards_with_fixed_queens():
     # n > 31 and the full 64-bit width (no bit off the board): the rows left
     # free by a known solution, completed by brute force over their columns.
