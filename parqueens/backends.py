@@ -458,6 +458,8 @@ def _start_client(scheduler, n_workers, timeout):
         if cluster is not None:
             cluster.close()
         detail = " ".join(str(exc).split()) or type(exc).__name__
+        if not scheduler:  # our own cluster did not start
+            raise BackendError(f"cannot start a local Dask cluster: {detail}") from None
         if "TLS" in detail:  # tls:// without Dask's TLS configuration (its certificates)
             detail = f"{detail} (see distributed.comm.tls in Dask's configuration)"
         elif not isinstance(exc, (OSError, TimeoutError)):  # Dask's reading of a stranger

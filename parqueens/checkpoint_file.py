@@ -169,6 +169,11 @@ class CheckpointFile:
             raise CheckpointError(f"{self.path}: no such checkpoint file")
         if exists and os.path.isdir(self.path):
             raise CheckpointError(f"{self.path} is a folder, not a checkpoint file")
+        if exists and not os.path.isfile(self.path):
+            raise CheckpointError(
+                f"{self.path} is not a regular file (a device or FIFO): a checkpoint is an "
+                f"SQLite file; give a file name"
+            )
         empty = not exists or os.path.getsize(self.path) == 0
         if readonly and empty:
             raise CheckpointError(
@@ -446,7 +451,9 @@ class CheckpointFile:
             raise self._error(exc, doing) from None
 
     def close(self):
-        """Give up the hold (if any) and close the file."""
+        """Give up the hold (if any) and close the file; a holder copies the
+        write-ahead log into the file first, so that the file alone holds
+        everything even when a reader (``status``) kept the log open."""
         if self._holder is not None:
             _HOLDS.discard(self._holder["token"])
             with contextlib.suppress(sqlite3.Error):
@@ -456,6 +463,7 @@ class CheckpointFile:
                     (json.dumps(self._holder),),
                 )
                 self.db.execute("COMMIT")
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._holder = None
         if self.db is not None:
             self.db.close()

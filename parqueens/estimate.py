@@ -37,7 +37,7 @@ def estimate_split(split, build_seconds=0.0, probes=20000, seed=1):
     from .units import make_units, unit_masks
 
     if split.method == "join":
-        return _estimate_join(split)
+        return _estimate_join(split, build_seconds)
     out = {
         "nodes": 0.0,
         "rate": 0.0,
@@ -64,20 +64,17 @@ def estimate_split(split, build_seconds=0.0, probes=20000, seed=1):
     return out | {"nodes": nodes, "rate": rate, "seconds": seconds}
 
 
-def _estimate_join(split):
-    """:func:`estimate_split` for the join: the cost model of its units
-    (:attr:`parqueens.join.JoinUnit.work`, seconds of a reference machine)
-    scaled by this machine's speed, measured on n = 14 (a few hundredths of
-    a second)."""
-    from .join import count_join_units, join_units
+def _estimate_join(split, build_seconds):
+    """:func:`estimate_split` for the join: its set-up and the cost model of
+    its units (:attr:`parqueens.join.JoinUnit.work`, seconds of a reference
+    machine) scaled by this machine's speed, measured on n = 16 (about
+    0.1 s), plus the time its units took to plan
+    (:func:`parqueens.join.join_estimate`)."""
+    from .join import join_estimate
     from .runner import warm_up
 
     call_interruptibly(warm_up, False, True)
-    calib = join_units(14)
-    count_join_units(14, calib)  # builds its tables: not timed
-    t = time.perf_counter()
-    count_join_units(14, calib)
-    scale = (time.perf_counter() - t) / sum(u.work for u in calib)
+    seconds = build_seconds + join_estimate(split.n, split.jobs, units=list(split.units))
     return {
         "nodes": None,
         "rate": None,
@@ -85,7 +82,7 @@ def _estimate_join(split):
         "units": len(split.units),
         "split_depth": 0,
         "method": "join",
-        "seconds": sum(u.work for u in split.units) * scale / split.jobs,
+        "seconds": seconds,
     }
 
 

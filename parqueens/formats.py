@@ -1,4 +1,4 @@
-"""The solution formats, where README shows them.
+"""The solution formats, where the documentation (docs/library.md) shows them.
 
 The code lives in :mod:`parqueens.io` (one module per format, the registry,
 the writer, the readers, atomic files); these names stay importable from

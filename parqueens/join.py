@@ -46,12 +46,18 @@ The result of a :class:`JoinUnit` is its exact share of the total:
   other placement of the two is one of its 8 images (``dc == dr`` would put
   them on one diagonal), so each solution counts 8.
 
-What differs from Kluev's code: the quadrant tables are kept per role with
-each entry's diagonal word precomputed, so a half-board costs one AND and
-one OR; the chunk tables are transposed four 64 x 64 blocks at a time in
-vector registers; the sieve's number of key bits is chosen per row set by a
-cost model; work units are independent (no barrier between threads), so
-threads scale.
+What differs from Kluev's code (ours, written from the method): the
+quadrant table is re-laid per configuration and role (north-east,
+north-west, south-east, south-west) with the queens placed first filtered
+out and each entry's diagonal word precomputed, so a half-board costs one
+AND, one OR and no branch; the words have a per-configuration bit layout
+that puts the sieve's key bits, the best ones chosen, on top of the bits
+that can be set, so a row set sorted by K key bits matches only the chunks
+below them (6 of 8 at n = 18..20; the key bits are disjoint bucket by
+bucket); the number of key bits is chosen per row set by a cost model; the
+chunk tables are transposed four 64 x 64 blocks at a time in vector
+registers; and work units are independent (Kluev's threads meet at a
+barrier for every row set), so threads scale.
 
 Work units
 ----------
@@ -59,12 +65,18 @@ A unit is a configuration (``"e"`` for even n, ``"c"`` for the centre queen,
 ``"dc.dr"`` for two middle queens) and the north rows ``a`` of the east
 half; it holds every row set ``(a, b)`` of that configuration.  Units are
 ordered by configuration (the largest total first, so that a process holds
-the tables of few configurations at once), largest first within one.
+the tables of few configurations at once), largest first within one.  At
+n = 18, 19, 20: 457, 18 776 and 936 units, the largest about 0.03, 0.02 and
+0.9 seconds.  The tables (:func:`_quadrants`, :func:`_roles`) are built once
+per process, under locks, and shared read-only by its threads; loky and
+Dask workers build their own.
 """
 
 import functools
+import os
 import threading
-from collections import OrderedDict
+import time
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -78,6 +90,7 @@ from .join_kernels import (
     _count_units,
     _plan,
     _quadrant_table,
+    _role_counts,
     _role_tables,
 )
 
@@ -134,9 +147,10 @@ class JoinUnit:
 class _Config:
     """A configuration: the queens placed first and what they leave.
 
-    ``cfg``: the kernels' int64 array (rows and columns left, kind, key
-    position; see :mod:`parqueens.join_kernels`); ``fixed``: per role, the
-    ``ab`` bits of the placed queens' diagonals.
+    ``cfg``: the kernels' int64 array (rows and columns left, kind, the
+    words' real bits; see :mod:`parqueens.join_kernels`); ``fixed``: per
+    role, the ``ab`` bits of the placed queens' diagonals; ``layout``: see
+    :func:`_layout`.
     """
 
     name: str
@@ -144,30 +158,52 @@ class _Config:
     cfg: np.ndarray
     fixed: np.ndarray
     diagonal_symmetry: bool
+    layout: np.ndarray
 
 
-def _key_position(h, holes):
-    """Start of the KMAX-bit key field: just below the middle of the D2 half
-    of the word, where the diagonals are busiest on both sides (measured at
-    n = 18), moved down past the placed queens' diagonals (always 0)."""
+def _layout(h, holes, classes=()):
+    """A configuration's word layout: where each bit of the plain word (D1
+    half, then D2 half) goes.
+
+    The ``real`` bits (those a word can have set) go to ``0..real-1``, the
+    sieve's key bits on top of them, best highest: next to the middle of
+    each half, where both sides' diagonals are busiest (measured at n = 18:
+    a pair of words survives such a bit 77 % of the time, against 90 % and
+    more at the ends), the D2 half first; the bits no word has set (the
+    placed queens' diagonals, ``holes``) go above 41, the long diagonals
+    of even n (``classes``, set only in west words) to 40 and 41, outside
+    the matched chunks.  Returns ``(layout, real)``: uint64 (5, 256), see
+    :func:`parqueens.join_kernels._arrange`.
+    """
     w = 2 * h - 1
-    top = w + h - 1
-    while top - KMAX > w and any(top - KMAX <= x < top for x in holes):
-        top -= 1
-    return max(top - KMAX, 0)
+    mid = h - 1
+    real = [i for i in range(2 * w) if i not in holes and i not in classes]
+    keys = sorted(real, key=lambda i: (abs(i % w - mid), -(i // w), -(i % w)))[:KMAX]
+    order = [i for i in real if i not in keys] + keys[::-1]
+    where = {i: k for k, i in enumerate(order)}
+    where.update({c: 40 + k for k, c in enumerate(classes)})
+    where.update({x: 42 + k for k, x in enumerate(sorted(holes))})
+    layout = np.zeros((5, 256), np.uint64)
+    for byte in range(5):
+        for v in range(256):
+            layout[byte, v] = sum(
+                1 << where[8 * byte + t] for t in range(8) if v >> t & 1 and 8 * byte + t < 2 * w
+            )
+    return layout, len(real)
 
 
+@functools.cache
 def _configs(n):
-    """The configurations of board size n (see the module text)."""
+    """The configurations of board size n (see the module text), as a tuple."""
     h = n // 2
     w = 2 * h - 1
     sh = n - h
     full = (1 << h) - 1
     low32 = (1 << 32) - 1
     if n % 2 == 0:
-        cfg = np.array([full, full, full, full, KIND_EVEN, 0], np.int64)
-        cfg[5] = _key_position(h, {h - 1, w + h - 1})
-        return [_Config("e", (), cfg, np.zeros(4, np.uint64), True)]
+        layout, real = _layout(h, set(), (h - 1, w + h - 1))
+        cfg = np.array([full, full, full, full, KIND_EVEN, real], np.int64)
+        return (_Config("e", (), cfg, np.zeros(4, np.uint64), True, layout),)
     m = h
     placements = [("c", ((m, m),))]
     for dc in range(1, h + 1):
@@ -187,13 +223,14 @@ def _configs(n):
         holes = {d - sh for d in range(sh, sh + w) if d1 >> d & 1}
         holes |= {w + d - sh for d in range(sh, sh + w) if d2 >> d & 1}
         kind = KIND_CENTER if len(queens) == 1 else KIND_PAIR
-        cfg = np.array([full, rows_s, cols_e, full, kind, _key_position(h, holes)], np.int64)
+        layout, real = _layout(h, holes)
+        cfg = np.array([full, rows_s, cols_e, full, kind, real], np.int64)
         # Per role, the U1 part (low word) against one family, U2 against the other.
         east = (d2 & low32) | (((d1 >> sh) & low32) << 32)
         west = (d1 & low32) | (((d2 >> sh) & low32) << 32)
         fixed = np.array([east, west, east, west], np.uint64)
-        out.append(_Config(name, queens, cfg, fixed, False))
-    return out
+        out.append(_Config(name, queens, cfg, fixed, False, layout))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- shared tables
@@ -212,40 +249,70 @@ def _quadrants_cached(h):
     return _quadrant_table(h)
 
 
-#: Role tables of the configurations used last, per process.
-_ROLES = OrderedDict()
-_ROLES_KEPT = 3
+class _RoleTables:
+    """A configuration's role tables (a tuple of arrays, see
+    :func:`parqueens.join_kernels._role_tables`), weakly referenced by the
+    cache while threads use them."""
+
+    __slots__ = ("arrays", "__weakref__")
+
+    def __init__(self, arrays):
+        self.arrays = arrays
+
+
+#: Per process: the role tables in use (held by the threads counting their
+#: units), the last ones built (held here), and a lock per configuration
+#: being built.
+_ROLES = weakref.WeakValueDictionary()
+_LAST = [None]
+_BUILDING = {}
 
 
 def _roles(n, config):
-    """The role tables of a configuration, built once while it is in use.
+    """The role tables of a configuration (a :class:`_RoleTables`), built
+    once while threads use them.
 
-    A few configurations are kept (the units come ordered by configuration);
-    threads asking for the same one wait for a single build.
+    The units come ordered by configuration, so threads mostly share one;
+    a configuration's tables are freed when no thread uses them and another
+    was built since, so a process holds at most one per thread plus one.
+    A thread asking for tables another is building waits for them.
     """
     key = (n, config.name)
     with _LOCK:
-        if key in _ROLES:
-            _ROLES.move_to_end(key)
-            return _ROLES[key]
-        table = _quadrants_cached(n // 2)
-        roles = _role_tables(n, n // 2, table, config.fixed, config.diagonal_symmetry)
-        _ROLES[key] = roles
-        while len(_ROLES) > _ROLES_KEPT:
-            _ROLES.popitem(last=False)
-        return roles
+        roles = _ROLES.get(key)
+        if roles is not None:
+            return roles
+        building = _BUILDING.setdefault(key, threading.Lock())
+    with building:
+        with _LOCK:
+            roles = _ROLES.get(key)
+            if roles is not None:
+                return roles
+        table = _quadrants(n // 2)
+        roles = _RoleTables(
+            _role_tables(n, n // 2, table, config.fixed, config.diagonal_symmetry, config.layout)
+        )
+        with _LOCK:
+            _ROLES[key] = roles
+            _LAST[0] = roles
+            _BUILDING.pop(key, None)
+    return roles
 
 
 # ---------------------------------------------------------------- units
 
 
-#: The cost model of a row set, in seconds of the reference machine: per
-#: pair of quadrant placements tested, per (east, west) pair of half-board
-#: candidates (most are rejected by the matcher 256 at a time), and per
-#: row set.  Fitted on the measured times of units at n = 16..19.
-_COST_TEST = 1.5e-9
-_COST_PAIR = 4.0e-12
-_COST_ROWSET = 2.0e-6
+#: The cost model of a unit, in seconds of the reference machine (this
+#: project's 2-vCPU AMD EPYC): per pair of quadrant placements tested to
+#: build the east half-boards and the west ones, per product of the two
+#: (the matcher's share) and per row set; for even and odd n.  Fitted by
+#: least squares on the single-thread times of every unit of n = 16 and 18
+#: and of 600 random units each of n = 15, 17 and 19 (median error of a
+#: unit 7 to 11 %, of the sum 1 to 4 %).
+_COST = {
+    0: (1.03e-8, 4.1e-9, 4.5e-13, 2.6e-6),
+    1: (1.57e-8, 5.3e-9, 8.1e-13, 1.1e-6),
+}
 
 
 def join_units(n):
@@ -269,29 +336,40 @@ def join_units(n):
         For n not an integer in range.
     """
     _check(n)
-    h = n // 2
-    groups = []
-    for config in _configs(n):
-        east, west, product, rowsets = _plan(h, config.cfg, _plan_sizes(n, config))
-        work = _COST_TEST * (east + west) + _COST_PAIR * product + _COST_ROWSET * rowsets
-        units = [
-            JoinUnit(n, config.name, int(a), float(work[a]))
-            for a in np.flatnonzero((east > 0) & (west > 0))
-        ]
-        units.sort(key=lambda u: (-u.work, u.rows))
-        groups.append(units)
+    configs = _configs(n)
+    _quadrants(n // 2)
+    if len(configs) == 1:
+        groups = [_plan_units(n, configs[0])]
+    else:
+        # The configurations are planned on threads (the kernels release the GIL).
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(min(len(configs), os.cpu_count() or 1)) as pool:
+            groups = list(pool.map(lambda config: _plan_units(n, config), configs))
     groups.sort(key=lambda units: -sum(u.work for u in units))
     return [u for units in groups for u in units]
 
 
+def _plan_units(n, config):
+    """The units of one configuration, largest first."""
+    east, west, product, rowsets = _plan(n // 2, config.cfg, _plan_sizes(n, config))
+    c_east, c_west, c_pair, c_rowset = _COST[n % 2]
+    work = c_east * east + c_west * west + c_pair * product + c_rowset * rowsets
+    units = [
+        JoinUnit(n, config.name, int(a), float(work[a]))
+        for a in np.flatnonzero((east > 0) & (west > 0))
+    ]
+    units.sort(key=lambda u: (-u.work, u.rows))
+    return units
+
+
 def _plan_sizes(n, config):
     """The cell sizes that plan a configuration's units: its role tables'
-    for even n (built anyway), else the quadrant table's, the placed queens
-    ignored (exact counts would scan the table once per configuration)."""
+    for even n (built anyway), else counted alone (the role tables of every
+    configuration would not fit)."""
     if config.diagonal_symmetry:
-        return _roles(n, config)[0]
-    off = _quadrants(n // 2)[0].astype(np.int64)
-    return np.tile(off, (4, 1))
+        return _roles(n, config).arrays[0]
+    return _role_counts(n, n // 2, _quadrants(n // 2), config.fixed, False)
 
 
 def count_join_units(n, units, stop=None):
@@ -322,7 +400,7 @@ def count_join_units(n, units, stop=None):
     h = n // 2
     configs = {c.name: c for c in _configs(n)}
     for u in units:
-        if u.n != n or u.config not in configs:
+        if u.n != n or u.config not in configs or not 0 <= u.rows < 1 << h:
             raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
     stop = np.zeros(1, np.uint8) if stop is None else stop
     results = [0] * len(units)
@@ -334,7 +412,8 @@ def count_join_units(n, units, stop=None):
         config = configs[units[i].config]
         rows = np.array([u.rows for u in units[i:j]], np.int64)
         out = np.empty(j - i, np.int64)
-        _count_units(n, h, config.cfg, rows, _roles(n, config), stop, out)
+        roles = _roles(n, config)
+        _count_units(n, h, config.cfg, rows, roles.arrays, stop, out)
         if stop[0]:
             return results
         results[i:j] = [int(x) for x in out]
@@ -345,22 +424,170 @@ def count_join_units(n, units, stop=None):
 def count_join(n, jobs=1):
     """The number of solutions of board size n (OEIS A000170), by the join.
 
-    ``jobs`` threads of this process count the units (joblib's threading
-    backend for more than one).  Raises ValueError for n out of range.
+    ``jobs`` threads of this process count the units, each taking the next
+    chunk (about 1/64 of a thread's share of the work) as it finishes one
+    (the kernels release the GIL).  Raises TypeError or ValueError for n or
+    jobs out of range.
     """
     units = join_units(n)
+    jobs = check_n(jobs, name="jobs", low=1, high=None)
     if jobs == 1:
         return sum(count_join_units(n, units))
-    import joblib
+    from concurrent.futures import ThreadPoolExecutor
 
-    parts = [units[k::jobs] for k in range(jobs)]
-    with joblib.parallel_backend("threading", n_jobs=jobs):
-        counts = joblib.Parallel()(joblib.delayed(count_join_units)(n, part) for part in parts)
-    return sum(sum(c) for c in counts)
+    share = sum(u.work for u in units) / (64 * jobs)
+    chunks, work = [[]], 0.0
+    for u in units:
+        if work >= share:
+            chunks.append([])
+            work = 0.0
+        chunks[-1].append(u)
+        work += u.work
+    with ThreadPoolExecutor(jobs) as pool:
+        return sum(sum(c) for c in pool.map(lambda chunk: count_join_units(n, chunk), chunks))
 
 
 def _check(n):
     check_n(n, low=JOIN_MIN_N, high=JOIN_MAX_N)
+
+
+# ---------------------------------------------------------------- memory and time
+
+#: Partial placements of an h x h quadrant (the quadrant table's length) and
+#: those without a queen on its long diagonal, h = 2..10, as
+#: :func:`parqueens.join_kernels._quadrant_table` counts them (sizes for the
+#: memory estimate, not results).
+_PLACEMENTS = {
+    2: (5, 3),
+    3: (18, 11),
+    4: (87, 51),
+    5: (462, 235),
+    6: (2635, 1325),
+    7: (16870, 8237),
+    8: (118969, 57117),
+    9: (915442, 429233),
+    10: (7535369, 3474295),
+}
+#: Resident memory of a process that has loaded numpy, numba and the join
+#: kernels (measured: 144 MB).
+_BASE_BYTES = 150 * 2**20
+#: For odd n, the largest share of the four roles' entries that a
+#: configuration keeps (measured 0.55, 0.54, 0.54 at n = 15, 17, 19).
+_ODD_KEPT = 0.56
+
+
+def join_memory(n, jobs=1):
+    """Estimated peak resident memory of a join count, in bytes.
+
+    Parameters
+    ----------
+    n : int
+        Board size, ``JOIN_MIN_N <= n <= JOIN_MAX_N``.
+    jobs : int
+        Threads counting at once (each has its own buffers).
+
+    Returns
+    -------
+    int
+        The process's base (numpy, numba, the kernels), the quadrant table,
+        the role tables of the configurations kept at once (one for even n,
+        up to 3 for odd n) and each thread's buffers.  Within 5 % of the
+        measured peak for n = 16..21 (see the join report in the README).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For n or jobs out of range.
+    """
+    _check(n)
+    jobs = check_n(jobs, name="jobs", low=1, high=None)
+    h = n // 2
+    placements, off_long = _PLACEMENTS[h]
+    keys = 4**h
+    table = 8 * keys + 16 * placements  # off, n0; S, T, rS, rT
+    building = 8 * keys  # the table's fill cursors, while it is built
+    index = 32 * keys  # start and mid, 4 roles, int32
+    if n % 2 == 0:
+        roles = index + 16 * (2 * placements + 2 * off_long)
+        kept = 1
+    else:
+        roles = index + 16 * int(_ODD_KEPT * 4 * placements)
+        kept = min(jobs + 1, len(_configs(n)))
+    # Each thread: the words of its largest row set, east and west, twice
+    # (as joined and sorted): measured 54 159 at n = 18, x 7.2 per h.
+    words = 54159 * 7.2 ** (h - 9)
+    thread = int(32 * words) + 8 * (_BUFFER_WORDS)
+    return int(_BASE_BYTES + table + max(building, kept * roles) + jobs * thread)
+
+
+#: Fixed words of a thread's buffers (group tables, padding room).
+_BUFFER_WORDS = 255 * 2**KMAX + 3 * 1024 + 2**14
+
+
+#: Seconds of the reference machine per quadrant placement: to build the
+#: table (its backtracker, both passes), and per configuration to build its
+#: role tables.
+_COST_TABLE = 2.2e-7
+_COST_ROLES = 2.5e-8
+
+
+def join_estimate(n, jobs=1, units=None):
+    """Estimated wall-clock seconds of a join count, in this process.
+
+    Parameters
+    ----------
+    n : int
+        Board size, ``JOIN_MIN_N <= n <= JOIN_MAX_N``.
+    jobs : int
+        Threads counting at once (at most the cores count).
+    units : list of JoinUnit or None
+        The units, if already planned (:func:`join_units` takes seconds for
+        n >= 20).
+
+    Returns
+    -------
+    float
+        The plan (timed, when ``units`` is None: it is made here), the
+        set-up (quadrant table, role tables) and the units' work shared by
+        the jobs (at least the largest unit), in this machine's seconds: the
+        set-up and the units' work are estimated in seconds of the reference
+        machine, scaled by a speed measured here once per process (the
+        largest units of n = 16, three times, about 0.1 s).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For n or jobs out of range.
+    """
+    _check(n)
+    jobs = check_n(jobs, name="jobs", low=1, high=None)
+    planning = 0.0
+    if units is None:
+        start = time.perf_counter()
+        units = join_units(n)
+        planning = time.perf_counter() - start
+    h = n // 2
+    placements = _PLACEMENTS[h][0]
+    configs = len(_configs(n))
+    setup = _COST_TABLE * placements + _COST_ROLES * placements * configs
+    work = sum(u.work for u in units)
+    largest = max((u.work for u in units), default=0.0)
+    return planning + _speed() * (setup + max(work / jobs, largest))
+
+
+@functools.cache
+def _speed():
+    """This machine's seconds per second of the reference machine: the
+    largest units of n = 16 timed in this thread against their estimate
+    (the fastest of three runs, as a neighbour's load only slows)."""
+    units = join_units(16)[:24]
+    count_join_units(16, units[:1])  # the kernels loaded, the tables built
+    spent = []
+    for _ in range(3):
+        start = time.thread_time()
+        count_join_units(16, units)
+        spent.append(time.thread_time() - start)
+    return max(min(spent) / sum(u.work for u in units), 0.05)
 
 
 __all__ = [
@@ -369,6 +596,8 @@ __all__ = [
     "JoinUnit",
     "count_join",
     "count_join_units",
+    "join_estimate",
+    "join_memory",
     "join_units",
     "serves",
 ]

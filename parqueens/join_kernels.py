@@ -28,26 +28,33 @@ when ``S_x & rT_y << sh`` or ``T_x & rS_y << sh`` is not 0.
 Words
 -----
 An east and a west half-board can share only the diagonals ``sh..sh+w-1``
-of each family.  A half-board's *word* has bit ``k`` for ``D1 = sh + k`` and
-bit ``w + k`` for ``D2 = sh + k`` (``2w <= 38`` bits for ``n <= 21``); an east
-and a west half-board form a solution exactly when their words are disjoint.
-A table entry in a *role* (north-east, north-west, south-east, south-west)
-is stored as two ``uint64``: its word part (the words of a half-board are
-the OR of its two parts) and ``ab``, its ``U1`` part in the low 32 bits and
-its ``U2`` part in the high ones, so that two entries of one half attack each
-other exactly when their ``ab`` meet.
+of each family.  A half-board's *plain word* has bit ``k`` for
+``D1 = sh + k`` and bit ``w + k`` for ``D2 = sh + k`` (``2w <= 38`` bits for
+``n <= 21``); an east and a west half-board form a solution exactly when
+their words are disjoint.  The kernels use the word in its configuration's
+*layout* (:func:`_arrange`, chosen by :func:`parqueens.join._layout`): the
+``real`` bits that a word can have set at ``0..real-1``, the sieve's key
+bits on top of them (the best highest), the bits no word has set and the
+long diagonals of even n (set in west words only, where they decide the
+weight, see :mod:`parqueens.join`) at 40 and above.  A table entry in a
+*role* (north-east, north-west, south-east, south-west) is stored as two
+``uint64``: its word part (the word of a half-board is the OR of its two
+parts) and ``ab``, its ``U1`` part in the low 32 bits and its ``U2`` part in
+the high ones, so that two entries of one half attack each other exactly
+when their ``ab`` meet.
 
 Counting disjoint pairs
 -----------------------
 The east words of a row set are cut into groups of 256; for each group and
-each of 8 chunks of 5 word bits, ``_chunk_tables`` stores, for the 32
-values of the chunk, the 256-bit set of the group's words disjoint from
-them (transposed bit planes, ANDed by subsets: Kluev's precomputed chunks).
-A west word then meets the group in 8 loads, 8 ANDs of 256 bits and a
-popcount (``_match_block``), on 4 x 64-bit vectors (:mod:`parqueens.simd`).  A sieve
-(``_count_pairs``) first sorts both sides by up to 8 *key* bits of the word,
-so that a west word visits only the groups whose keys it does not meet; the
-number of key bits is chosen per row set by a cost model.
+each chunk of 5 word bits, ``_chunk_tables`` stores, for the 32 values of
+the chunk, the 256-bit set of the group's words disjoint from them
+(transposed bit planes, ANDed by subsets: Kluev's precomputed chunks).  A
+west word then meets the group in one load, AND and popcount of 256 bits
+per chunk (``_match_block``, on 4 x 64-bit vectors: :mod:`parqueens.simd`).
+A sieve (``_count_pairs``) first sorts both sides by their ``K`` top real
+bits (``K <= 8``, chosen per row set by a cost model), so that a west word
+visits only the groups whose key it does not meet, and matches only the
+``real - K`` bits below the key (4 to 8 chunks).
 
 All masks are ``uint64`` (or ``uint32`` in the stored tables) and every
 literal is cast: numba turns mixed ``int64``/``uint64`` arithmetic into
@@ -65,7 +72,6 @@ from .simd import vadd, vand, vload, vpopcount, vshl, vshr, vsplat, vstore, vsum
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _ALL = ~_ZERO
-_LOW32 = np.uint64(0xFFFFFFFF)
 
 #: Roles of a quadrant table entry.
 NE, NW, SE, SW = 0, 1, 2, 3
@@ -77,13 +83,16 @@ _GP = 256
 _NBLK = 3
 #: Chunks of 5 word bits: 8 x 5 = 40 >= 2w for n <= 21.
 _CHUNKS = 8
+#: Words of one group's chunk tables (8 KiB).
 _TSZ = _CHUNKS * 32 * _GW
 _C31 = np.uint64(31 * _GW)
 #: Most key bits of the sieve.
 KMAX = 8
-#: Cost of building one group's tables, in west-word visits (measured: a
-#: group's tables take 0.6 us, a visit 2 ns).
+#: Cost of building one group's tables, and of sorting one word into its
+#: bucket, in west-word visits (measured: a group's tables take 0.6 us, a
+#: word's sorting 3 ns, a visit 2 ns).
 _TABLE_COST = 300.0
+_SORT_COST = 1.5
 
 
 def _dp_order():
@@ -214,98 +223,117 @@ def _quadrant_table(h):
 
 
 @njit(cache=True, nogil=True)
-def _entry(S, T, rS, rT, x, role, sh, w):
-    """``(ab, word part)`` of quadrant placement ``x`` in a role (see the module text)."""
+def _arrange(raw, layout):
+    """A word in a configuration's layout: ``layout[i, v]`` is where the bits
+    ``v`` of byte ``i`` of the plain word go (see :mod:`parqueens.join`)."""
+    out = _ZERO
+    for i in range(layout.shape[0]):
+        out |= layout[i, (raw >> np.uint64(8 * i)) & np.uint64(255)]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _role_pass(n, h, table, fixed, diagonal_symmetry, layout, start, mid, ab, word):
+    """One pass over the quadrant table for :func:`_role_tables`: with
+    ``ab`` empty, count the entries each role keeps into ``start``
+    (``start[role, k + 1]`` the count of key ``k``); else write them and
+    their offsets (``start`` already holding the role's first offsets).
+    The four roles of an entry come from one load of it."""
+    off, n0, S, T, rS, rT = table
+    sh = np.uint64(n - h)
+    w = np.uint64(2 * h - 1)
     mask = (_ONE << w) - _ONE
-    if role == NE or role == NW:
-        a = np.uint64(S[x])
-        b = np.uint64(T[x])
-        if role == NE:
-            word = b | ((a >> sh) << w)
-        else:
-            word = (a >> sh) | (b << w)
-    else:
-        t = np.uint64(rT[x])
-        a = t << sh
-        b = np.uint64(rS[x]) << sh
-        if role == SE:
-            word = (b & mask) | (t << w)
-        else:
-            word = t | ((b & mask) << w)
-    return a | (b << np.uint64(32)), word
+    nkeys = off.shape[0] - 1
+    fill = ab.shape[0] > 0
+    f_ne, f_nw, f_se, f_sw = fixed[NE], fixed[NW], fixed[SE], fixed[SW]
+    p_ne = np.int64(start[NE, 0])
+    p_nw = np.int64(start[NW, 0])
+    p_se = np.int64(start[SE, 0])
+    p_sw = np.int64(start[SW, 0])
+    for k in range(nkeys):
+        lo = np.int64(off[k])
+        hi = np.int64(off[k + 1])
+        m = lo + np.int64(n0[k]) if diagonal_symmetry else hi
+        if fill:
+            start[NE, k], start[NW, k], start[SE, k], start[SW, k] = p_ne, p_nw, p_se, p_sw
+        for x in range(lo, hi):
+            if x == m and fill:
+                mid[NE, k], mid[NW, k], mid[SE, k], mid[SW, k] = p_ne, p_nw, p_se, p_sw
+            s = np.uint64(S[x])
+            t = np.uint64(T[x])
+            rt = np.uint64(rT[x])
+            rs = np.uint64(rS[x]) << sh
+            north = s | (t << np.uint64(32))
+            south = (rt << sh) | (rs << np.uint64(32))
+            east = not diagonal_symmetry or x < m  # east: no queen on the long diagonal
+            k_ne = east and north & f_ne == _ZERO
+            k_nw = north & f_nw == _ZERO
+            k_se = east and south & f_se == _ZERO
+            k_sw = south & f_sw == _ZERO
+            if not fill:
+                start[NE, k + 1] += k_ne
+                start[NW, k + 1] += k_nw
+                start[SE, k + 1] += k_se
+                start[SW, k + 1] += k_sw
+                continue
+            # Without branches (the filters are unpredictable): each role's
+            # region has a spare word at its end for the last entries dropped.
+            ab[p_ne] = north
+            word[p_ne] = _arrange(t | ((s >> sh) << w), layout)
+            p_ne += k_ne
+            ab[p_nw] = north
+            word[p_nw] = _arrange((s >> sh) | (t << w), layout)
+            p_nw += k_nw
+            ab[p_se] = south
+            word[p_se] = _arrange((rs & mask) | (rt << w), layout)
+            p_se += k_se
+            ab[p_sw] = south
+            word[p_sw] = _arrange(rt | ((rs & mask) << w), layout)
+            p_sw += k_sw
+        if fill and m >= hi:
+            mid[NE, k], mid[NW, k], mid[SE, k], mid[SW, k] = p_ne, p_nw, p_se, p_sw
 
 
 @njit(cache=True, nogil=True)
 def _role_counts(n, h, table, fixed, diagonal_symmetry):
     """The ``start`` array of :func:`_role_tables` alone (for a plan)."""
-    off, n0, S, T, rS, rT = table
-    sh = np.uint64(n - h)
-    w = np.uint64(2 * h - 1)
-    nkeys = off.shape[0] - 1
-    start = np.zeros((4, nkeys + 1), np.int64)
+    nkeys = table[0].shape[0] - 1
+    start = np.zeros((4, nkeys + 1), np.int32)
+    empty = np.zeros(0, np.uint64)
+    layout = np.zeros((0, 256), np.uint64)
+    _role_pass(n, h, table, fixed, diagonal_symmetry, layout, start, start, empty, empty)
     p = 0
     for role in range(4):
-        east = role == NE or role == SE
-        for k in range(nkeys):
+        for k in range(nkeys + 1):
+            p += np.int64(start[role, k])
             start[role, k] = p
-            hi = np.int64(off[k + 1])
-            if east and diagonal_symmetry:
-                hi = np.int64(off[k]) + np.int64(n0[k])
-            for x in range(np.int64(off[k]), hi):
-                e_ab, _ = _entry(S, T, rS, rT, x, role, sh, w)
-                if e_ab & fixed[role] == _ZERO:
-                    p += 1
-        start[role, nkeys] = p
+        p += 1  # a spare word after each role (see _role_pass)
     return start
 
 
 @njit(cache=True, nogil=True)
-def _role_tables(n, h, table, fixed, diagonal_symmetry):
+def _role_tables(n, h, table, fixed, diagonal_symmetry, layout):
     """The quadrant placements in each role that a configuration allows.
 
     ``fixed``: uint64, shape ``(4,)``: per role, the ``ab`` bits of the
     diagonals of the queens placed first (odd n); an entry meeting them is
     dropped.  ``diagonal_symmetry`` (even n, the longest diagonals'
     symmetry): keep only the east entries without a queen on the quadrant's
-    long diagonal, and put the west ones on it after the others.  Returns
+    long diagonal, and put the west ones on it after the others.
+    ``layout``: the configuration's word layout (:func:`_arrange`).  Returns
     ``(start, mid, ab, word)``: per role and key, the entries at
     ``start[role, k]:start[role, k + 1]`` of the flat arrays ``ab`` and
     ``word`` (uint64), with ``diagonal_symmetry`` those on the long diagonal
-    from ``mid[role, k]`` on (else ``mid`` is the end).
+    from ``mid[role, k]`` on (else ``mid`` is the end); ``start`` and ``mid``
+    are int32 (half the memory; at most 4 x 7.5 million entries).
     """
-    off, n0, S, T, rS, rT = table
-    sh = np.uint64(n - h)
-    w = np.uint64(2 * h - 1)
-    nkeys = off.shape[0] - 1
-    start = np.zeros((4, nkeys + 1), np.int64)
-    mid = np.zeros((4, nkeys), np.int64)
-    for phase in range(2):
-        if phase == 1:
-            ab = np.empty(start[3, nkeys], np.uint64)
-            word = np.empty(start[3, nkeys], np.uint64)
-        p = 0
-        for role in range(4):
-            east = role == NE or role == SE
-            for k in range(nkeys):
-                start[role, k] = p
-                lo = np.int64(off[k])
-                hi = np.int64(off[k + 1])
-                m = lo + np.int64(n0[k]) if diagonal_symmetry else hi
-                if east and diagonal_symmetry:
-                    hi = m
-                for x in range(lo, hi):
-                    if x == m:
-                        mid[role, k] = p
-                    e_ab, e_word = _entry(S, T, rS, rT, x, role, sh, w)
-                    if e_ab & fixed[role] != _ZERO:
-                        continue
-                    if phase == 1:
-                        ab[p] = e_ab
-                        word[p] = e_word
-                    p += 1
-                if hi <= m:
-                    mid[role, k] = p
-            start[role, nkeys] = p
+    start = _role_counts(n, h, table, fixed, diagonal_symmetry)
+    nkeys = start.shape[1] - 1
+    mid = np.empty((4, nkeys), np.int32)
+    total = np.int64(start[3, nkeys]) + 1
+    ab = np.empty(total, np.uint64)
+    word = np.empty(total, np.uint64)
+    _role_pass(n, h, table, fixed, diagonal_symmetry, layout, start, mid, ab, word)
     return start, mid, ab, word
 
 
@@ -330,28 +358,28 @@ def _join(ab, word, x0, x1, y0, y1, out, cnt):
 
 
 @njit(cache=True, nogil=True)
-def _half_boards(roles, north, south, cells, klass, ncells, out, cnt):
-    """Join north cell ``i`` with south cell ``i`` for ``i < ncells`` (cells
-    rows ``(key_north, key_south)`` in ``cells``), taking from each the part
-    that ``klass`` selects: bit 1 the north entries on the long diagonal, bit
-    0 the south ones (0: the entries off it)."""
+def _half_boards(roles, south, north, south_cols, rows, klass, ncells, out, cnt):
+    """Join north cell ``i`` with south cell ``i`` for ``i < ncells``: the
+    north cells' entries at ``north[i, 0]:north[i, 1]`` (off the long
+    diagonal) and ``north[i, 1]:north[i, 2]`` (on it), the south cells those
+    of rows ``rows`` (already shifted: ``b << h``) and columns
+    ``south_cols[i]`` in role ``south``.  ``klass`` selects the parts: bit 1
+    the north entries on the long diagonal, bit 0 the south ones (0: the
+    entries off it)."""
     start, mid, ab, word = roles
     for i in range(ncells):
-        kn = cells[i, 0]
-        ks = cells[i, 1]
-        if klass & 2:
-            x0 = mid[north, kn]
-            x1 = start[north, kn + 1]
-        else:
-            x0 = start[north, kn]
-            x1 = mid[north, kn]
+        ks = rows | south_cols[i]
         if klass & 1:
-            y0 = mid[south, ks]
-            y1 = start[south, ks + 1]
+            y0 = np.int64(mid[south, ks])
+            y1 = np.int64(start[south, ks + 1])
         else:
-            y0 = start[south, ks]
-            y1 = mid[south, ks]
-        if x0 < x1 and y0 < y1:
+            y0 = np.int64(start[south, ks])
+            y1 = np.int64(mid[south, ks])
+        if y0 == y1:
+            continue
+        x0 = north[i, (klass >> 1) & 1]
+        x1 = north[i, ((klass >> 1) & 1) + 1]
+        if x0 < x1:
             cnt = _join(ab, word, x0, x1, y0, y1, out, cnt)
     return cnt
 
@@ -360,14 +388,15 @@ def _half_boards(roles, north, south, cells, klass, ncells, out, cnt):
 
 
 @njit(cache=True, nogil=True)
-def _chunk_tables(pat, start, tab, tbase, planes):
+def _chunk_tables(pat, start, tab, tbase, planes, chunks):
     """The chunk tables of the 256 east words ``pat[start:start + 256]``:
     ``tab[tbase + (32 c + v) * 4 : ... + 4]`` is the 256-bit set of the words
     disjoint from value ``v`` of chunk ``c`` (word bits ``5c..5c+4``).
 
     The inverted words are transposed into bit planes by four 64 x 64 bit
     matrix transposes at once (one per vector lane), then ANDed by subsets
-    of each chunk.  ``planes``: uint64 scratch of 256.
+    of each of the first ``chunks`` chunks.  ``planes``: uint64 scratch of
+    256.
     """
     for e in range(_GW):
         for p in range(64):
@@ -388,7 +417,7 @@ def _chunk_tables(pat, start, tab, tbase, planes):
         j >>= _ONE
         m ^= m << j
     ones = vsplat(_ALL)
-    for c in range(_CHUNKS):
+    for c in range(chunks):
         base = np.uint64(tbase + c * 32 * _GW)
         vstore(tab, base, ones)
         for v in range(1, 32):
@@ -398,10 +427,11 @@ def _chunk_tables(pat, start, tab, tbase, planes):
 
 
 @njit(cache=True, nogil=True)
-def _match_block(tab, items, i0, i1, ng):
+def _match_block(tab, items, i0, i1, ng, chunks):
     """The disjoint (east, west) pairs of the ``ng`` groups whose tables are
-    in ``tab`` and the west words ``items[i0:i1]``: per word, 8 chunk loads
-    and ANDs of 256 bits per group and a popcount added to a vector sum."""
+    in ``tab`` and the west words ``items[i0:i1]``: per word and group, one
+    load and AND of 256 bits per chunk (4 to 8 chunks: the words' bits
+    below their key) and a popcount added to a vector sum."""
     acc = vsplat(_ZERO)
     for it in range(i0, i1):
         r = items[it]
@@ -416,27 +446,31 @@ def _match_block(tab, items, i0, i1, ng):
         base = _ZERO
         for _ in range(ng):
             x = vand(
-                vand(
-                    vand(vload(tab, base + o0), vload(tab, base + o1)),
-                    vand(vload(tab, base + o2), vload(tab, base + o3)),
-                ),
-                vand(
-                    vand(vload(tab, base + o4), vload(tab, base + o5)),
-                    vand(vload(tab, base + o6), vload(tab, base + o7)),
-                ),
+                vand(vload(tab, base + o0), vload(tab, base + o1)),
+                vand(vload(tab, base + o2), vload(tab, base + o3)),
             )
+            # The tests are the same for the whole call: predicted.
+            if chunks > 4:
+                x = vand(x, vload(tab, base + o4))
+            if chunks > 5:
+                x = vand(x, vload(tab, base + o5))
+            if chunks > 6:
+                x = vand(x, vload(tab, base + o6))
+            if chunks > 7:
+                x = vand(x, vload(tab, base + o7))
             acc = vadd(acc, vpopcount(x))
             base += np.uint64(_TSZ)
     return vsum(acc)
 
 
 @njit(cache=True, nogil=True)
-def _key_bits(P, n_p, Q, qb, weights, kpos, kmax, hp, hq, cp, cq):
+def _key_bits(P, n_p, Q, qb, weights, real, kmax, hp, hq, cp, cq):
     """Histograms of the ``kmax``-bit keys (``hp`` east, ``hq[4 key + class]``
     west) and the number of key bits ``K <= kmax`` that the cost model
     prefers: per east bucket ``j``, its groups times (the table cost plus the
-    west words whose key is disjoint from ``j``, summed over subsets)."""
-    shift = np.uint64(kpos + KMAX - kmax)
+    west words whose key is disjoint from ``j``, summed over subsets), and
+    for ``K > 0`` the sorting of every word."""
+    shift = np.uint64(real - kmax)
     mask = np.uint64((1 << kmax) - 1)
     nbk = 1 << kmax
     hp[:nbk] = 0
@@ -460,7 +494,7 @@ def _key_bits(P, n_p, Q, qb, weights, kpos, kmax, hp, hq, cp, cq):
             for m in range(nb):
                 if (m >> bit) & 1:
                     cq[m] += cq[m ^ (1 << bit)]
-        cost = 0.0
+        cost = 0.0 if K == 0 else _SORT_COST * (n_p + qb[4])
         for j in range(nb):
             groups = (cp[j] + _GP - 1) // _GP
             cost += groups * (_TABLE_COST + cq[(nb - 1) ^ j])
@@ -471,22 +505,28 @@ def _key_bits(P, n_p, Q, qb, weights, kpos, kmax, hp, hq, cp, cq):
 
 
 @njit(cache=True, nogil=True)
-def _count_pairs(P, n_p, Q, qb, weights, kpos, ws):
+def _count_pairs(P, n_p, Q, qb, weights, real, ws):
     """The weighted number of disjoint (east, west) word pairs.
 
     ``P[:n_p]``: east words (``P`` has room for 256 more); ``Q``: west words,
     class ``c`` at ``qb[c]:qb[c + 1]``, each pair with one counting
-    ``weights[c]``; key bits at ``kpos..kpos+KMAX-1`` of the words (the
-    best on top); ``ws``: workspace (see :func:`_workspace`).
+    ``weights[c]``; ``real``: the words' bits that can be set, the key bits
+    on top of them, the best highest; ``ws``: workspace (see
+    :func:`_workspace`).
     """
     pbuf, qbuf, tab, planes, hp, hq, cp, cq = ws
     kmax = 0
-    while kmax < KMAX and (n_p >> (kmax + 7)) > 0:
+    while kmax < min(KMAX, real - 1) and (n_p >> (kmax + 7)) > 0:
         kmax += 1
     K = 0
-    if kmax > 0:
-        K = _key_bits(P, n_p, Q, qb, weights, kpos, kmax, hp, hq, cp, cq)
+    # A sieve must save more visits than sorting costs: with all the visits
+    # below that, not even its histograms pay.
+    if kmax > 0 and (n_p + _GP - 1) // _GP * qb[4] > _SORT_COST * (n_p + qb[4]):
+        K = _key_bits(P, n_p, Q, qb, weights, real, kmax, hp, hq, cp, cq)
     nb = 1 << K
+    # The key's bits are disjoint bucket by bucket: only those below it are
+    # matched (in 4 chunks at least, as _match_block does).
+    chunks = max(4, (real - K + 4) // 5)
     if K == 0:
         npad = ((n_p + _GP - 1) // _GP) * _GP
         P[n_p:npad] = _ALL
@@ -499,7 +539,7 @@ def _count_pairs(P, n_p, Q, qb, weights, kpos, ws):
         # Sort both sides by key: east buckets padded to whole groups with
         # all-ones words (disjoint from no west word), west by key and class.
         down = kmax - K
-        shift = np.uint64(kpos + KMAX - K)
+        shift = np.uint64(real - K)
         mask = np.uint64(nb - 1)
         cp[: nb + 1] = 0
         cq[: 4 * nb + 1] = 0
@@ -534,7 +574,7 @@ def _count_pairs(P, n_p, Q, qb, weights, kpos, ws):
         while g < cp[j + 1]:
             ng = min(_NBLK, (cp[j + 1] - g) // _GP)
             for k in range(ng):
-                _chunk_tables(pat, g + k * _GP, tab, k * _TSZ, planes)
+                _chunk_tables(pat, g + k * _GP, tab, k * _TSZ, planes, chunks)
             for i in range(nb):
                 if i & j:
                     continue
@@ -542,7 +582,8 @@ def _count_pairs(P, n_p, Q, qb, weights, kpos, ws):
                     lo = cq[4 * i + c]
                     hi = cq[4 * i + c + 1]
                     if weights[c] != 0 and lo < hi:
-                        total += weights[c] * np.int64(_match_block(tab, items, lo, hi, ng))
+                        count = _match_block(tab, items, lo, hi, ng, chunks)
+                        total += weights[c] * np.int64(count)
             g += ng * _GP
     return total
 
@@ -569,7 +610,7 @@ def _workspace(max_east, max_west):
 # ---------------------------------------------------------------- work units
 
 #: ``cfg`` fields (int64 array) of a configuration, see :mod:`parqueens.join`.
-CFG_ROWS_N, CFG_ROWS_S, CFG_COLS_E, CFG_COLS_W, CFG_KIND, CFG_KPOS = range(6)
+CFG_ROWS_N, CFG_ROWS_S, CFG_COLS_E, CFG_COLS_W, CFG_KIND, CFG_REAL = range(6)
 #: Configuration kinds: even n; the centre queen (odd n); two middle queens.
 KIND_EVEN, KIND_CENTER, KIND_PAIR = 0, 1, 2
 
@@ -634,22 +675,25 @@ def _north_cells(h, rows, cols, start, role, subs, subs_at, keys, chosen):
 
 
 @njit(cache=True, nogil=True)
-def _unit_sizes(h, cfg, a, start, subs, subs_at):
+def _unit_sizes(h, cfg, a, start, subs, subs_at, scratch):
     """Pairs to test per row set of unit ``a``, from the cell sizes in
-    ``start`` (role tables, or the same layout built from the quadrant
-    table for a plan): ``(most east, most west, sum east, sum west, sum of
-    east * west)`` over the unit's row sets."""
-    keys = np.empty(1 << h, np.int64)
-    cols = np.empty(1 << h, np.int64)
-    bs = np.empty(1 << h, np.int64)
-    weights = np.empty((1 << h, 4), np.int64)
+    ``start`` (role tables, or their counts alone for a plan): ``(most east,
+    most west, sum east, sum west, sum of east * west, row sets)`` over the
+    unit's row sets.  ``scratch``: from :func:`_scratch`."""
+    keys, cols, bs, weights, e_keys, e_cols = scratch
     cols_e = cfg[CFG_COLS_E]
     cols_w = cfg[CFG_COLS_W]
-    aw = cfg[CFG_ROWS_N] ^ a
-    ne = _north_cells(h, a, cols_e, start, NE, subs, subs_at, keys, cols)
-    ne_keys = keys[:ne].copy()
-    ne_cols = cols[:ne].copy()
-    nw = _north_cells(h, aw, cols_w, start, NW, subs, subs_at, keys, cols)
+    ne = _north_cells(h, a, cols_e, start, NE, subs, subs_at, e_keys, e_cols)
+    nw = _north_cells(h, cfg[CFG_ROWS_N] ^ a, cols_w, start, NW, subs, subs_at, keys, cols)
+    # Per north cell: its size, and its south cell's columns (in e_keys, keys).
+    for i in range(ne):
+        size = np.int64(start[NE, e_keys[i] + 1]) - np.int64(start[NE, e_keys[i]])
+        e_keys[i] = size
+        e_cols[i] = cols_e ^ e_cols[i]
+    for i in range(nw):
+        size = np.int64(start[NW, keys[i] + 1]) - np.int64(start[NW, keys[i]])
+        keys[i] = size
+        cols[i] = cols_w ^ cols[i]
     nr = _rowsets(h, cfg, a, subs, subs_at, bs, weights)
     most_e = 0
     most_w = 0
@@ -657,26 +701,36 @@ def _unit_sizes(h, cfg, a, start, subs, subs_at):
     sum_w = 0.0
     sum_ew = 0.0
     for e in range(nr):
-        b = bs[e]
-        bw = cfg[CFG_ROWS_S] ^ b
+        b = bs[e] << h
+        bw = (cfg[CFG_ROWS_S] ^ bs[e]) << h
         te = 0
         for i in range(ne):
-            ks = (b << h) | (cols_e ^ ne_cols[i])
-            te += (start[NE, ne_keys[i] + 1] - start[NE, ne_keys[i]]) * (
-                start[SE, ks + 1] - start[SE, ks]
-            )
+            ks = b | e_cols[i]
+            te += e_keys[i] * (np.int64(start[SE, ks + 1]) - np.int64(start[SE, ks]))
         tw = 0
         for i in range(nw):
-            ks = (bw << h) | (cols_w ^ cols[i])
-            tw += (start[NW, keys[i] + 1] - start[NW, keys[i]]) * (
-                start[SW, ks + 1] - start[SW, ks]
-            )
+            ks = bw | cols[i]
+            tw += keys[i] * (np.int64(start[SW, ks + 1]) - np.int64(start[SW, ks]))
         most_e = max(most_e, te)
         most_w = max(most_w, tw)
         sum_e += te
         sum_w += tw
         sum_ew += float(te) * float(tw)
-    return most_e, most_w, sum_e, sum_w, sum_ew
+    return most_e, most_w, sum_e, sum_w, sum_ew, nr
+
+
+@njit(cache=True, nogil=True)
+def _scratch(h):
+    """Buffers of :func:`_unit_sizes`."""
+    size = 1 << h
+    return (
+        np.empty(size, np.int64),
+        np.empty(size, np.int64),
+        np.empty(size, np.int64),
+        np.empty((size, 4), np.int64),
+        np.empty(size, np.int64),
+        np.empty(size, np.int64),
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -692,11 +746,11 @@ def _plan(h, cfg, start):
     west = np.zeros(size)
     product = np.zeros(size)
     rowsets = np.zeros(size)
-    bs = np.empty(size, np.int64)
-    weights = np.empty((size, 4), np.int64)
+    scratch = _scratch(h)
     for a in range(size):
-        _, _, east[a], west[a], product[a] = _unit_sizes(h, cfg, a, start, subs, subs_at)
-        rowsets[a] = _rowsets(h, cfg, a, subs, subs_at, bs, weights)
+        _, _, east[a], west[a], product[a], rowsets[a] = _unit_sizes(
+            h, cfg, a, start, subs, subs_at, scratch
+        )
     return east, west, product, rowsets
 
 
@@ -720,25 +774,37 @@ def _subsets(h):
 
 
 @njit(cache=True, nogil=True)
+def _north_ranges(start, mid, role, keys, cols, count, all_cols):
+    """For north cells (keys, column sets): their entries' ranges
+    ``(start, mid, end)`` and the columns left for their south cells."""
+    ranges = np.empty((max(count, 1), 3), np.int64)
+    south = np.empty(max(count, 1), np.int64)
+    for i in range(count):
+        ranges[i, 0] = start[role, keys[i]]
+        ranges[i, 1] = mid[role, keys[i]]
+        ranges[i, 2] = start[role, keys[i] + 1]
+        south[i] = all_cols ^ cols[i]
+    return ranges, south
+
+
+@njit(cache=True, nogil=True)
 def _count_unit(n, h, cfg, a, roles, subs, subs_at, P, Q, ws, stop):
     """The weighted count of unit ``a`` of a configuration (see
     :mod:`parqueens.join`), or -1 if ``stop[0]`` was set meanwhile (read
     before each row set)."""
-    start = roles[0]
+    start, mid = roles[0], roles[1]
     cols_e = cfg[CFG_COLS_E]
     cols_w = cfg[CFG_COLS_W]
-    aw = cfg[CFG_ROWS_N] ^ a
-    kpos = cfg[CFG_KPOS]
+    real = cfg[CFG_REAL]
     size = 1 << h
     keys = np.empty(size, np.int64)
     cols = np.empty(size, np.int64)
+    # The north cells, once per unit: their entries' ranges and the columns
+    # their south cells have.
     ne = _north_cells(h, a, cols_e, start, NE, subs, subs_at, keys, cols)
-    cells_e = np.empty((max(ne, 1), 2), np.int64)
-    cells_e[:ne, 0] = keys[:ne]
-    cols_ne = cols[:ne].copy()
-    nw = _north_cells(h, aw, cols_w, start, NW, subs, subs_at, keys, cols)
-    cells_w = np.empty((max(nw, 1), 2), np.int64)
-    cells_w[:nw, 0] = keys[:nw]
+    north_e, south_e = _north_ranges(start, mid, NE, keys, cols, ne, cols_e)
+    nw = _north_cells(h, cfg[CFG_ROWS_N] ^ a, cols_w, start, NW, subs, subs_at, keys, cols)
+    north_w, south_w = _north_ranges(start, mid, NW, keys, cols, nw, cols_w)
     bs = np.empty(size, np.int64)
     weights = np.empty((size, 4), np.int64)
     nr = _rowsets(h, cfg, a, subs, subs_at, bs, weights)
@@ -748,22 +814,18 @@ def _count_unit(n, h, cfg, a, roles, subs, subs_at, P, Q, ws, stop):
         if stop[0] != 0:
             return -1
         b = bs[e]
-        bw = cfg[CFG_ROWS_S] ^ b
-        for i in range(ne):
-            cells_e[i, 1] = (b << h) | (cols_e ^ cols_ne[i])
-        n_p = _half_boards(roles, NE, SE, cells_e, 0, ne, P, 0)
+        n_p = _half_boards(roles, SE, north_e, south_e, b << h, 0, ne, P, 0)
         if n_p == 0:
             continue
-        for i in range(nw):
-            cells_w[i, 1] = (bw << h) | (cols_w ^ cols[i])
+        bw = (cfg[CFG_ROWS_S] ^ b) << h
         cnt = 0
         for c in range(4):
             qb[c] = cnt
             if weights[e, c] != 0:
-                cnt = _half_boards(roles, NW, SW, cells_w, c, nw, Q, cnt)
+                cnt = _half_boards(roles, SW, north_w, south_w, bw, c, nw, Q, cnt)
         qb[4] = cnt
         if cnt > 0:
-            total += _count_pairs(P, n_p, Q, qb, weights[e], kpos, ws)
+            total += _count_pairs(P, n_p, Q, qb, weights[e], real, ws)
     return total
 
 
@@ -773,10 +835,11 @@ def _count_units(n, h, cfg, units, roles, stop, out):
     configuration into ``out`` (int64); stops early, leaving -1, once
     ``stop[0]`` is set.  Sizes the buffers for the largest row set first."""
     subs, subs_at = _subsets(h)
+    scratch = _scratch(h)
     most_e = 0
     most_w = 0
     for u in range(units.shape[0]):
-        me, mw, _, _, _ = _unit_sizes(h, cfg, units[u], roles[0], subs, subs_at)
+        me, mw, _, _, _, _ = _unit_sizes(h, cfg, units[u], roles[0], subs, subs_at, scratch)
         most_e = max(most_e, me)
         most_w = max(most_w, mw)
     P, Q, ws = _workspace(most_e, most_w)

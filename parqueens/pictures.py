@@ -1,6 +1,7 @@
 """Pictures of solutions: :class:`Board`, a placement that draws itself,
-and where README shows them, :func:`svg` and the terminal picture (their
-code lives in :mod:`parqueens.io.svg` and :mod:`parqueens.io.terminal_board`).
+and where the documentation (docs/library.md) shows them, :func:`svg` and
+the terminal picture (their code lives in :mod:`parqueens.io.svg` and
+:mod:`parqueens.io.terminal_board`).
 """
 
 from .checks import check_row

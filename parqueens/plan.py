@@ -61,6 +61,9 @@ class CountPlan:
     kept : str or None
         The checkpoint's method, when it was kept for a run that named none
         and the default would have counted n otherwise (worth a note).
+    fallback : str or None
+        Why the default counts n by d4 rather than the join, whose tables
+        would not fit in the memory available (worth a note).
     direct : bool
         A small board, solved in Python without work units.
     """
@@ -76,6 +79,7 @@ class CountPlan:
     nodes: bool
     checkpoint: object = None
     kept: str = None
+    fallback: str = None
     direct: bool = False
     asked_jobs: int = field(default=None, repr=False)
     asked_depth: int = field(default=None, repr=False)
@@ -175,6 +179,7 @@ class CountPlan:
             return
         store.check_identity(self.identity)
         store.check_size(self.n)
+        store.check_can_run(self.n)
         store.check_method(self.n, self.method)
         if self.split_depth is not None:
             store.check_depth(self.n, self.split_depth)
@@ -250,9 +255,45 @@ def plan_run(
             kept = method if resolved != default else None
     if checkpoint is not None and split_depth is None and resolved != "join":
         split_depth = checkpoint.run_depth(n) or None  # as the first run chose it
+    fallback = None
+    if resolved == "join" and backend != "dask":
+        fallback = _join_memory(n, jobs or 1, backend, asked=method)
+        if fallback is not None:
+            resolved = "d4"
     return CountPlan(
-        **common, asked=method, method=resolved, jobs=jobs, split_depth=split_depth, kept=kept
+        **common,
+        asked=method,
+        method=resolved,
+        jobs=jobs,
+        split_depth=split_depth,
+        kept=kept,
+        fallback=fallback,
     )
+
+
+def _join_memory(n, jobs, backend, asked):
+    """Whether the join of n fits in the memory available now
+    (:func:`parqueens.join.join_memory`: its tables, once per process with
+    threads, in each worker process with loky): None if it does; else, when
+    the join was the default, why d4 counts instead (a note); raises
+    ValueError when the join was asked for by name."""
+    import psutil
+
+    from .io.space import format_bytes
+    from .join import join_memory
+
+    threads, processes = (jobs, 1) if backend == "threads" else (1, jobs)
+    need = processes * join_memory(n, threads)
+    available = psutil.virtual_memory().available
+    if need <= available:
+        return None
+    text = (
+        f"the join of n = {n} needs about {format_bytes(need)} of memory, "
+        f"{format_bytes(available)} are available"
+    )
+    if asked == "join":
+        raise ValueError(f"{text}; use --method d4, or fewer jobs")
+    return f"{text}: counted by d4 (a search, in little memory)"
 
 
 def _refuse_search_on_join(checkpoint):

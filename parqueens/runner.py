@@ -541,7 +541,10 @@ def _recheck(plan, held, path, unique, share, jobs, backend):
         k = math.ceil(check_share(share, "recheck") * len(stored))
     if not k:
         return 0
-    sample = random.Random().sample(stored, k)
+    chosen = {u.id for u in random.Random().sample(stored, k)}
+    # In the plan's order: the join's units of one configuration share its
+    # tables, which a random order would build again and again.
+    sample = [u for u in stored if u.id in chosen]
     # Units stored with their classes may serve a run without them: then
     # the solutions alone are compared.
     classes = units_classified(plan.method, plan.n, unique)

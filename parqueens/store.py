@@ -324,6 +324,17 @@ class RunStore(CheckpointFile):
         method = (stored or self.params).get("method")
         return method if isinstance(method, str) else None
 
+    def check_can_run(self, n, units_total=None):
+        """Refuse, before any search or output, a run of n that would have to
+        write to a read-only file: n not finished there (``units_total``,
+        if given, the units a run of n splits into).  Raises
+        :class:`CheckpointError` ("read-only")."""
+        if not self.read_only_file:
+            return
+        rows = self._runs(n)
+        if not rows or not rows[0].finished or len(self._units(n)) < rows[0].units_total:
+            self._writable()
+
     def unit_method(self, n):
         """The method that counted the units of n stored in the file (their
         ids begin with it), or None if none is stored."""
@@ -509,8 +520,14 @@ class RunStore(CheckpointFile):
 
         Raises :class:`CheckpointError` if the file cannot be written."""
         run = self._runs(n)[0]
-        if run.finished and (run.total, run.fundamental) == (total, fundamental):
-            return  # as recorded: nothing to write (the file may be read-only)
+        # As recorded (a count without the classes keeps those stored; a
+        # read-only file keeps its record, the classes being derived):
+        # nothing to write.
+        same = fundamental is None or fundamental == run.fundamental or self.read_only_file
+        if run.finished and run.total == total and same:
+            return
+        if fundamental is None:
+            fundamental = run.fundamental if run.total == total else None
         self._writable()
         checksum = _run_checksum(
             n, run.split_depth, run.units_total, run.classified, 1, total, fundamental

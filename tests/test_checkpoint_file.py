@@ -347,3 +347,36 @@ def test_killed_at_any_moment_the_file_resumes(cli, tmp_path):
         r = cli("count", 15, "--checkpoint", d / "k.db", "--quiet")
         assert (r.returncode, r.stdout, r.stderr) == (0, f"{A000170[15]}\n", ""), when
         assert sorted(os.listdir(d)) == ["k.db"], (when, os.listdir(d))
+
+
+def test_a_reader_open_at_the_end_leaves_the_file_whole(tmp_path):
+    # status reading during a run kept the log open, so the run's last
+    # units stayed in the -wal file: the holder copies it in when it closes.
+    import shutil
+
+    path = tmp_path / "c.db"
+    with RunStore(path, {"command": "count"}) as writer:
+        run_count(11, checkpoint=writer, split_depth=2, method="d4")  # in the -wal file
+        reader = RunStore(path)  # as `status` during the run: it reads the log
+        run_count(12, checkpoint=writer, split_depth=2, method="d4")
+    try:
+        shutil.copy(path, tmp_path / "alone.db")  # the main file, without its -wal
+    finally:
+        reader.close()
+    with RunStore(tmp_path / "alone.db") as alone:
+        sizes = alone.summary()
+    assert [(s["n"], s["finished"], s["units_done"] == s["units_total"]) for s in sizes] == [
+        (11, True, True),
+        (12, True, True),
+    ]
+
+
+def test_devices_and_fifos_are_no_checkpoints(cli, tmp_path):
+    fifo = tmp_path / "ff"
+    os.mkfifo(fifo)
+    for path in ("/dev/null", fifo):
+        for args in (["count", 9, "--checkpoint", path], ["status", path]):
+            r = cli(*args)
+            assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+            assert "is not a regular file (a device or FIFO)" in r.stderr
+    assert not os.path.exists("/dev/null-journal")

@@ -19,6 +19,8 @@ from parqueens.join import (
     JoinUnit,
     count_join,
     count_join_units,
+    join_estimate,
+    join_memory,
     join_units,
     serves,
 )
@@ -62,6 +64,8 @@ def test_foreign_units_are_refused():
         count_join_units(12, [unit])
     with pytest.raises(ValueError, match="not a join unit"):
         count_join_units(10, [JoinUnit(10, "c", 0)])
+    with pytest.raises(ValueError, match="not a join unit"):
+        count_join_units(10, [JoinUnit(10, "e", 1 << 5)])
 
 
 def test_stop_flag_returns_early():
@@ -179,3 +183,20 @@ def test_random_units_match_the_plain_kernel(n, pick):
     units = join_units(n)
     unit = units[pick % len(units)]
     assert count_join_units(n, [unit]) == _oracle(n, [unit])
+
+
+def test_memory_estimate_grows_and_fits_the_bound():
+    sizes = [join_memory(n) for n in range(12, JOIN_MAX_N + 1)]
+    assert all(m > 100 * 2**20 for m in sizes)
+    assert join_memory(20) > join_memory(18) > join_memory(16)
+    assert join_memory(18, jobs=2) > join_memory(18, jobs=1)
+    assert join_memory(20, jobs=2) <= 2**30  # the bound of issue 21 through n = 20
+    with pytest.raises(ValueError):
+        join_memory(18, jobs=0)
+
+
+def test_time_estimate():
+    units = join_units(14)
+    one = join_estimate(14, 1, units)
+    assert 0 < join_estimate(14, 2, units) < one < 10
+    assert join_estimate(14) > one  # the plan made and timed too

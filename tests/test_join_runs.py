@@ -167,3 +167,23 @@ def test_a_split_depth_names_its_search_in_the_checkpoint(cli, tmp_path):
     ]
     r = cli("count", 11, "--checkpoint", path, "--json")
     assert json.loads(r.stdout)["method"] == "d4" and "going on with d4" in r.stderr
+
+
+def test_the_join_only_where_its_tables_fit(cli, monkeypatch):
+    # Memory for less than the join's tables: the default falls back to d4
+    # with a note; the join asked for by name is refused in one line.
+    import psutil
+
+    class Little:
+        available = 50 * 2**20
+
+    monkeypatch.setattr(psutil, "virtual_memory", lambda: Little)
+    r = cli("count", 16, "--jobs", 1, "--json")
+    assert json.loads(r.stdout)["method"] == "d4" and json.loads(r.stdout)["total"] == A000170[16]
+    assert r.stderr.startswith("parqueens: the join of n = 16 needs about ")
+    assert r.stderr.endswith(
+        " of memory, 50 MiB are available: counted by d4 (a search, in little memory)\n"
+    )
+    r = cli("count", 16, "--method", "join")
+    assert_one_line_error(r)
+    assert "50 MiB are available; use --method d4, or fewer jobs" in r.stderr

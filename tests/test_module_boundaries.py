@@ -12,6 +12,7 @@ PACKAGE = pathlib.Path(parqueens.__file__).parent
 #: modules take the public names (each listed here must still be made).
 KNOWN = {
     ("parqueens/join.py", "_count_units"),
+    ("parqueens/join.py", "_role_counts"),
     ("parqueens/join.py", "_plan"),
     ("parqueens/join.py", "_quadrant_table"),
     ("parqueens/join.py", "_role_tables"),

@@ -585,3 +585,21 @@ def test_interrupt_right_after_a_save_counts_the_saved_chunk(tmp_path, monkeypat
         with pytest.raises(RunInterrupted) as info:
             run_count(12, jobs=1, checkpoint=store)
         assert info.value.finished == store.stored_units(12) > 0
+
+
+def test_the_recheck_searches_in_the_plan_order(tmp_path, monkeypatch):
+    import parqueens.runner as runner
+
+    seen = []
+    real = runner.iter_chunks
+
+    def recording(units, **kw):
+        seen.append([u.id for u in units])
+        return real(units, **kw)
+
+    path = tmp_path / "c.db"
+    run_count(13, checkpoint=path)
+    monkeypatch.setattr(runner, "iter_chunks", recording)
+    again = run_count(13, checkpoint=path, recheck=0.5)
+    order = [u.id for u in runner.plan_run(13).split.units]
+    assert again.rechecked == len(seen[0]) and seen[0] == sorted(seen[0], key=order.index)

@@ -607,3 +607,43 @@ def test_plain_units_without_classes_serve_only_counts_without_unique(cli, tmp_p
     r = cli("table", "10-11", "--method", "mirror", "--unique", "--checkpoint", path)
     assert_one_line_error(r)  # before the table's header
     assert "n = 11 was counted there without --unique" in r.stderr
+
+
+def _read_only(monkeypatch, path):
+    """Make ``path`` read-only as a non-root user sees it (the tests may run as
+    root, whom chmod does not stop)."""
+    import parqueens.checkpoint_file as checkpoint_file
+
+    real = os.access
+    monkeypatch.setattr(
+        checkpoint_file.os,
+        "access",
+        lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode),
+    )
+
+
+def test_read_only_finished_file_answers_with_or_without_classes(cli, tmp_path, monkeypatch):
+    for made, asked in (([], ["--unique"]), (["--unique"], [])):
+        path = tmp_path / f"r{len(made)}.db"
+        assert cli("count", 12, *made, "--checkpoint", path, "-q").returncode == 0
+        before = path.read_bytes()
+        with monkeypatch.context() as m:
+            _read_only(m, path)
+            r = cli("count", 12, *asked, "--checkpoint", path, "-q")
+            assert r.returncode == 0 and str(A000170[12]) in r.stdout, r.stderr
+            if asked:
+                assert f"fundamental {A002562[12]}" in r.stdout
+        assert path.read_bytes() == before
+
+
+def test_read_only_file_with_work_left_refused_before_the_table(cli, tmp_path, monkeypatch):
+    path = tmp_path / "t.db"
+    assert cli("table", "10-12", "--checkpoint", path, "-q").returncode == 0
+    _read_only(monkeypatch, path)
+    r = cli("table", "10-13", "--checkpoint", path)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == (
+        f"parqueens: error: {path} is read-only; make it writable (chmod u+w) or use another file\n"
+    )
+    r = cli("table", "10-12", "--checkpoint", path)  # all finished: answered
+    assert r.returncode == 0 and "| 12 | 14200 |" in r.stdout

@@ -107,9 +107,9 @@ def _plans(args, ns, fixed=None):
     store = _open_store(args, plans)
     try:
         plans = [p.with_checkpoint(store) for p in plans]
-        kept = sorted({p.kept for p in plans if p.kept})
-        for method in kept:
-            note(args, f"{args.checkpoint} holds a count by {method}: going on with {method}")
+        for p in plans:
+            if p.fallback:
+                note(args, f"{p.fallback}")
         for p in plans:
             default = p.deep_split()
             if default is not None:
@@ -142,12 +142,19 @@ def _open_store(args, plans):
     return RunStore(args.checkpoint, params)
 
 
-def _claim(plans):
+def _claim(args, plans):
     """Check every size against the checkpoint (reading only: a refusal
-    leaves it as it was) and hold it, before any output."""
+    leaves it as it was) and hold it, before any output; then say when the
+    checkpoint keeps its own method."""
     for p in plans:
         p.check_checkpoint()
     plans[0].claim()
+    _note_kept(args, plans)
+
+
+def _note_kept(args, plans):
+    for method in sorted({p.kept for p in plans if p.kept}):
+        note(args, f"{args.checkpoint} holds a count by {method}: going on with {method}")
 
 
 def _backend(args):
@@ -164,6 +171,8 @@ def estimate_text(plan):
     """The sentence of a plan's estimate."""
     e = plan.estimate()
     head = f"estimate for n = {plan.n}: about {format_seconds(e['seconds'])} on {e['jobs']} job(s)"
+    if not e["units"]:
+        return f"{head} (a small board, solved at once without work units)"
     if e["method"] == "join":
         return (
             f"{head} (the join's cost model of its {e['units']} units, scaled by this "
@@ -206,7 +215,10 @@ def guard(args, what, plans):
         text = f"{what} would take about {format_seconds(seconds)} on {jobs} job(s) (estimate)"
         if sys.stdin is not None and sys.stdin.isatty() and sys.stderr.isatty():
             print(f"parqueens: {text}; start it? [y/N] ", end="", file=sys.stderr, flush=True)
-            if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            answer = sys.stdin.readline()
+            if not answer.endswith("\n"):  # end of input: the line was not ended
+                print(file=sys.stderr)
+            if answer.strip().lower() not in ("y", "yes"):
                 raise Declined("not started: the answer was no")
         else:
             raise UsageError(f"{text}; add --yes to start it anyway")
@@ -238,6 +250,7 @@ def cmd_count(args):
         with _backend(args) as jobs:
             plan = plan if jobs == args.jobs else plan.with_jobs(jobs)
             if args.estimate:
+                _note_kept(args, [plan])
                 print_estimate(args, plan)
                 if args.checkpoint:
                     note(
@@ -247,7 +260,7 @@ def cmd_count(args):
                     )
                 return 0
             guard(args, f"n = {plan.n}", [plan])
-            _claim([plan])
+            _claim(args, [plan])
             from ..runner import run_plan
 
             result = run_plan(plan, progress=show_progress(args), recheck=args.recheck)
@@ -257,6 +270,14 @@ def cmd_count(args):
     return _print_count(args, result)
 
 
+def resumed_text(args, result):
+    """What a count took from its checkpoint, and searched again."""
+    again = result.rechecked
+    return f"resumed {result.resumed} of {result.units} units from {args.checkpoint}" + (
+        f"; searched {again} of them again: the same results" if again else ""
+    )
+
+
 def _print_count(args, result):
     code = 0
     # the squares named as the user gave them (from 1 with --one-based)
@@ -264,12 +285,7 @@ def _print_count(args, result):
     if conflict:
         note(args, f"no solution: {conflict}")
     if result.resumed:
-        again = result.rechecked
-        note(
-            args,
-            f"resumed {result.resumed} of {result.units} units from {args.checkpoint}"
-            + (f"; searched {again} of them again: the same results" if again else ""),
-        )
+        note(args, resumed_text(args, result))
     if args.verify:
         from .. import oeis
 
@@ -326,11 +342,12 @@ def cmd_table(args):
         with _backend(args) as jobs:
             plans = [p if jobs == args.jobs else p.with_jobs(jobs) for p in plans]
             if args.estimate:
+                _note_kept(args, plans)
                 for p in plans:
                     print_estimate(args, p)
                 return 0
             guard(args, f"table {range_text(args.range)}", plans)
-            _claim(plans)
+            _claim(args, plans)
             rows = _table_rows(args, plans)
     finally:
         if store is not None:
@@ -376,6 +393,8 @@ def _table_rows(args, plans):
             outer.set_postfix_str(f"n={plan.n}")
             r = run_plan(plan, progress=show, recheck=args.recheck)
             rows.append(r)
+            if r.resumed:
+                note(args, f"n = {r.n}: {resumed_text(args, r)}")
             outer.update(min(weights[plan.n], 1.0 - outer.n))
             if streamed:
                 with above_bars():

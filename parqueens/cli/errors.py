@@ -118,6 +118,16 @@ def interrupt_message(args, exc, code):
     command = getattr(args, "command", None)
     if checkpoint and not os.path.exists(checkpoint):
         return f"parqueens: {what} before anything was stored in {checkpoint}"
+    if checkpoint and not isinstance(exc, RunInterrupted):
+        return (
+            f"parqueens: {what} before the search started; nothing new was stored in "
+            f"{checkpoint}: {resume_hint()}"
+        )
+    if checkpoint and not exc.finished:
+        return (
+            f"parqueens: {what}{detail}; nothing of n = {exc.n} is stored in {checkpoint} yet: "
+            f"{resume_hint()}"
+        )
     if checkpoint:
         return (
             f"parqueens: {what}{detail}; finished units are kept in {checkpoint}: {resume_hint()}"

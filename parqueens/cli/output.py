@@ -81,7 +81,8 @@ def format_seconds(seconds):
         return f"{seconds / 3600:.1f} h"
     if seconds < 2 * 365 * 86400:
         return f"{seconds / 86400:.1f} days"
-    return f"{seconds / (365 * 86400):.3g} years"
+    years = seconds / (365 * 86400)
+    return f"{years:.3g} years" if years < 1000 else f"{years:,.0f} years"
 
 
 def range_text(ns):

@@ -142,8 +142,9 @@ def add_run_options(p, *, fixed=True):
         "--method",
         choices=METHODS,
         default=None,
-        help="symmetry reduction: d4 (default, whole symmetry group), mirror "
-        "(left-right only) or plain (none); all give the same counts",
+        help="how the total is counted: join (matching half-boards; the default for "
+        "n = 4..21) or a search reduced by symmetry, d4 (the whole group; the default "
+        "elsewhere), mirror (left-right only) or plain (none); all give the same counts",
     )
     p.add_argument(
         "--unique",

@@ -47,7 +47,8 @@ def add_parsers(sub):
         "--json",
         action="store_true",
         help="print one JSON object: file, n, solutions, invalid, duplicates, empty_lines, "
-        "not_canonical (with --unique), expected (with --complete), ok, first_problem",
+        "not_canonical (with --unique), expected and distinct (with --complete), ok, "
+        "first_problem",
     )
     add_jobs(p, "threads for the count of --complete")
     add_yes(p)

@@ -32,9 +32,9 @@ input has any content.
 A format is named (with its extensions and traits) in
 :data:`parqueens.names.FORMAT_TRAITS` and implemented by the module of this
 package of the same name; :mod:`parqueens.formats` and
-:mod:`parqueens.pictures` keep the names README shows.  The names below are
-imported on first use, so that the command line asks :func:`is_stdio`
-without loading the formats.
+:mod:`parqueens.pictures` keep the names docs/library.md shows.  The names
+below are imported on first use, so that the command line asks
+:func:`is_stdio` without loading the formats.
 """
 
 import importlib as _importlib

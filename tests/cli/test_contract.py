@@ -266,6 +266,19 @@ def test_fixed_from_one(cli):
     )
 
 
+def test_times_for_people():
+    from parqueens.cli.output import format_seconds
+
+    assert [format_seconds(s) for s in (1.25, 600, 7200, 3 * 86400, 4e8, 3e13)] == [
+        "1.2 s",
+        "10.0 min",
+        "2.0 h",
+        "3.0 days",
+        "12.7 years",
+        "951,294 years",
+    ]
+
+
 def test_version(cli):
     import parqueens
 

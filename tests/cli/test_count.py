@@ -207,7 +207,7 @@ def test_runs_over_a_day_asked_on_a_terminal(monkeypatch, capsys, tmp_path):
     from parqueens.runner import CountResult
 
     def huge(plan):
-        return {"seconds": 5e6, "jobs": 2, "nodes": 1e20, "rate": 1e8, "method": "d4"}
+        return {"seconds": 5e6, "jobs": 2, "nodes": 1e20, "rate": 1e8, "method": "d4", "units": 500}
 
     monkeypatch.setattr(CountPlan, "estimate", huge)
     monkeypatch.setattr(runner, "run_plan", lambda plan, **kw: CountResult(plan.n, 42))
@@ -279,3 +279,18 @@ def test_bad_fixed_queens_refused(cli, args, words):
     r = cli("count", 8, *args)
     assert_one_line_error(r)
     assert words in r.stderr
+
+
+def test_end_of_input_at_the_prompt_ends_its_line(monkeypatch, capsys):
+    # Ctrl-D at `start it? [y/N]`: a no, on a line of its own.
+    import sys
+
+    import parqueens.runner as runner
+    from parqueens.plan import CountPlan
+
+    monkeypatch.setattr(CountPlan, "estimate", lambda plan: {"seconds": 5e6, "jobs": 2})
+    monkeypatch.setattr(runner, "run_plan", lambda plan, **kw: None)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(sys, "stdin", _Terminal(""))
+    assert main(["count", "19"]) == 1
+    assert capsys.readouterr().err.endswith("[y/N] \nparqueens: not started: the answer was no\n")

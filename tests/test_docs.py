@@ -1,0 +1,132 @@
+"""The documentation against the code: docs/cli.md lists exactly the options
+of each command's parser (so that the reference cannot drift from --help),
+the links between the pages resolve, and README stays a front page."""
+
+import argparse
+import pathlib
+import re
+
+import pytest
+
+from parqueens.cli.parser import build_parser
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CLI_DOC = ROOT / "docs" / "cli.md"
+PAGES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _commands():
+    """``{name: parser}``: the top-level parser as ``parqueens``, and each
+    command's sub-parser."""
+    parser = build_parser()
+    commands = {"parqueens": parser}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            commands |= action.choices
+    return commands
+
+
+def _parser_entries(parser):
+    """``{option or metavar: choices}`` of a parser: every option string
+    (``-j``, ``--jobs``) and each positional argument by its metavar."""
+    entries = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            continue
+        choices = tuple(action.choices) if action.choices else ()
+        if action.option_strings:
+            entries |= dict.fromkeys(action.option_strings, choices)
+        else:
+            entries[action.metavar or action.dest.upper()] = choices
+    return entries
+
+
+def _sections(text):
+    """``{heading: body}`` of the page's ``## `` sections."""
+    parts = re.split(r"^## +(.+?) *$", text, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def _doc_entries(section):
+    """``{option or metavar: choices}`` listed by a section's option table:
+    the code spans of each row's first cell, as `--method join\\|d4` or
+    `-j J`, `--jobs J` or `N`."""
+    entries = {}
+    for line in section.splitlines():
+        if not line.startswith("| `"):
+            continue
+        first = re.split(r"(?<!\\)\|", line)[1]
+        for span in re.findall(r"`([^`]+)`", first):
+            name, _, rest = span.partition(" ")
+            choices = tuple(rest.split("\\|")) if "\\|" in rest else ()
+            entries[name] = choices
+    return entries
+
+
+@pytest.fixture(scope="module")
+def cli_sections():
+    return _sections(CLI_DOC.read_text())
+
+
+@pytest.mark.parametrize("command", sorted(_commands()))
+def test_cli_reference_lists_exactly_the_options(command, cli_sections):
+    parser = _commands()[command]
+    assert command in cli_sections, f"docs/cli.md has no section '## {command}'"
+    documented = _doc_entries(cli_sections[command])
+    options = _parser_entries(parser)
+    if command != "parqueens":  # every command takes -h/--help: said once, at the top
+        del options["-h"], options["--help"]
+    assert sorted(set(options) - set(documented)) == [], f"{command}: not in docs/cli.md"
+    assert sorted(set(documented) - set(options)) == [], f"{command}: no such option"
+    for name, choices in documented.items():
+        # choices written out in the first cell are the parser's, all of them
+        assert not choices or choices == options[name], f"{command} {name}: {choices}"
+
+
+def test_cli_reference_names_every_choice(cli_sections):
+    # an option with choices names each of them in its row
+    for command, parser in _commands().items():
+        rows = [r for r in cli_sections[command].splitlines() if r.startswith("| `")]
+        for action in parser._actions:
+            if not action.choices or not action.option_strings:
+                continue
+            name = action.option_strings[-1]
+            [row] = [r for r in rows if f"`{name}" in re.split(r"(?<!\\)\|", r)[1]]
+            missing = [c for c in action.choices if not re.search(rf"\b{re.escape(c)}\b", row)]
+            assert missing == [], f"{command} {name}: {missing}"
+
+
+def _slug(heading):
+    """The anchor GitHub gives a heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(page):
+    return {_slug(h) for h in re.findall(r"^#+ +(.+?) *$", page.read_text(), flags=re.M)}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_links_resolve(page):
+    # every relative link names a file that exists, and a heading of it
+    text = re.sub(r"```.*?```", "", page.read_text(), flags=re.S)
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (page.parent / path).resolve() if path else page
+        assert linked.is_file(), f"{page.name}: {target}"
+        if anchor:
+            assert anchor in _anchors(linked), f"{page.name}: {target}"
+
+
+def test_readme_is_a_front_page():
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 250
+    pages = set(re.findall(r"\]\((docs/[\w-]+\.md)", readme))
+    assert pages == {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md")}
+    # .ci/run takes the test command from the sh block after this sentence
+    after = readme.split("exactly what CI runs", 1)[1]
+    block = re.search(r"^```sh\n(.*)\n", after, flags=re.M)
+    assert block.group(1) == "pip install '.[test]' && python -m pytest"
+    assert "```sh\npip install . && parqueens count 16\n```" in readme
