@@ -21,6 +21,18 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_sessionstart(session):
+    """Fill numba's cache before any test (see kernel_cache.py); once, in the
+    process that schedules the tests (not in pytest-xdist's workers)."""
+    if hasattr(session.config, "workerinput"):
+        return
+    from cli_helpers import cli_env
+    from kernel_cache import warm_in_processes
+
+    for err in warm_in_processes(cli_env()):
+        sys.stderr.write(f"conftest: warming the kernels failed:\n{err}")
+
+
 def _stdin(data):
     """A stdin for the command: /dev/null, or a real pipe fed with ``data``
     (not seekable, as when the shell pipes into the command)."""
@@ -84,3 +96,27 @@ def cli(capfd, monkeypatch):
         return subprocess.CompletedProcess(["parqueens", *argv], code, out, err)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def real_checkpoints(tmp_path_factory):
+    """A folder of finished checkpoints, made once by the command line (the
+    tests copy the one they change): count9 (`count 9`), count11
+    (`count 11`), count12, table (`table 8-9`), count13 (`count 13 --method
+    d4`), join13 (`count 13`, the join), tiny (`table 1-5`), mirror9 (`count 9
+    --method mirror`)."""
+    from parqueens.cli import main
+
+    d = tmp_path_factory.mktemp("real_cp")
+    for name, args in [
+        ("count9", ["count", "9"]),
+        ("count11", ["count", "11"]),
+        ("count12", ["count", "12"]),
+        ("table", ["table", "8-9"]),
+        ("count13", ["count", "13", "--method", "d4"]),
+        ("join13", ["count", "13"]),
+        ("tiny", ["table", "1-5"]),
+        ("mirror9", ["count", "9", "--method", "mirror"]),
+    ]:
+        assert main([*args, "--checkpoint", str(d / f"{name}.sqlite"), "--quiet"]) == 0, name
+    return d

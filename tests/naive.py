@@ -150,12 +150,34 @@ def is_solution(queens):
     return sorted(queens) == list(range(len(queens))) and _no_shared_diagonal(queens)
 
 
-@functools.cache  # n = 10 takes seconds: once per session
-def solutions(n):
-    """All solutions, in lexicographic order, by checking every permutation
-    (a tuple: shared by every caller)."""
+def permutation_solutions(n):
+    """All solutions, in lexicographic order, by checking every permutation:
+    the definition itself (n = 10 takes half a minute; ``solutions`` is
+    checked against it on the smaller boards)."""
     # A permutation has one queen per row and column: only diagonals to check.
     return tuple(p for p in permutations(range(n)) if _no_shared_diagonal(p))
+
+
+@functools.cache
+def solutions(n):
+    """All solutions, in lexicographic order (a tuple: shared by every
+    caller): the permutations of ``permutation_solutions``, built row by
+    row, each column in increasing order, a partial one dropped as soon as
+    its last queen shares a diagonal with an earlier one (every permutation
+    that starts with it shares that diagonal too)."""
+    found = []
+
+    def extend(queens):
+        if len(queens) == n:
+            found.append(tuple(queens))
+            return
+        row = len(queens)
+        for c in range(n):
+            if c not in queens and all(abs(c - q) != row - r for r, q in enumerate(queens)):
+                extend(queens + [c])
+
+    extend([])
+    return tuple(found)
 
 
 def _squares(queens):

@@ -152,8 +152,10 @@ def test_batch_skips_empty_units_and_counts_nodes_on_request():
     assert not by_stab.any()
 
 
-def test_every_method_and_variant_n4_to_15():
-    for n in range(4, 16):
+def test_every_method_and_variant_n4_to_10():
+    # (larger boards add no variant: every method counts n = 11..13 against
+    # OEIS in test_runner.py, d4 and mirror agree on n = 14 and 15 there)
+    for n in range(4, 11):
         seen = set()
         for method in ("d4", "mirror", "plain"):
             for nodes in (False, True):
@@ -163,12 +165,6 @@ def test_every_method_and_variant_n4_to_15():
         assert len(seen) == 1, (n, seen)
         total, fundamental, _ = seen.pop()
         assert (total, fundamental) == (A000170[n], A002562[n])
-
-
-def test_n17_once():
-    r = run_count(17, unique=True, jobs=2)
-    assert (r.total, r.fundamental) == (A000170[17], A002562[17])
-    assert r.orbits == {8: 11975869, 4: 2006, 2: 64, 1: 0}
 
 
 def test_wide_boards_with_fixed_queens():

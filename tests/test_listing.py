@@ -1,5 +1,6 @@
 """Listing solutions (parqueens.listing) against the brute-force oracle."""
 
+import joblib
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -401,3 +402,20 @@ def test_spill_file_folder_and_a_full_disk(tmp_path, monkeypatch):
         from_blocks(12, jobs=1, spill_dir=str(tmp_path))
     assert info.value.errno == errno.ENOSPC and info.value.filename == str(tmp_path)
     assert "temporary file of the mirrored half" in str(info.value)
+
+
+def test_listing_threads_bounded(monkeypatch):
+    """A listing with --jobs 1000 must not start 1000 threads."""
+    import parqueens.listing as listing
+
+    seen = []
+    real = listing.ThreadPoolExecutor
+
+    def pool(workers, **kw):
+        seen.append(workers)
+        return real(workers, **kw)
+
+    monkeypatch.setattr(listing, "ThreadPoolExecutor", pool)
+    assert sum(len(b) for b in listing.iter_blocks(10, jobs=1000, split_depth=3)) == 724
+    cores = joblib.cpu_count()
+    assert seen == ([cores] if cores > 1 else [])  # one core: searched in this thread

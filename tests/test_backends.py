@@ -32,6 +32,7 @@ from parqueens.backends import (  # noqa: E402
 from parqueens.runner import run_count  # noqa: E402
 from parqueens.store import RunStore  # noqa: E402
 
+from checkpoint_helpers import stored_units, wait_for_units  # noqa: E402
 from cli_helpers import assert_one_line_error, popen_cli  # noqa: E402
 from naive import A000170, A002562  # noqa: E402
 
@@ -177,7 +178,7 @@ def test_cli_own_local_cluster(cli):
 def test_library_own_local_cluster_unreachable_raises():
     t = time.monotonic()
     with pytest.raises(BackendError):
-        with dask_client("tcp://127.0.0.1:1", timeout=2):
+        with dask_client("tcp://127.0.0.1:1", timeout=0.5):
             pass
     assert time.monotonic() - t < 15
 
@@ -186,7 +187,9 @@ def test_library_own_local_cluster_unreachable_raises():
 def test_scheduler_needs_dask_backend(cli, command):
     r = cli(*command, "--scheduler", "tcp://127.0.0.1:8786")
     assert_one_line_error(r)
-    assert "--backend dask" in r.stderr
+    assert r.stderr == (
+        "parqueens: error: a scheduler (--scheduler) needs the dask backend (--backend dask)\n"
+    )
 
 
 def test_unreachable_scheduler(unreachable_run):
@@ -198,22 +201,6 @@ def test_unreachable_scheduler(unreachable_run):
     assert_one_line_error(r, code=3)  # the cluster is not there: as when it is lost mid-run
     assert "127.0.0.1:1" in err
     assert done["seconds"] < 20
-
-
-def _wait_for_a_unit(proc, checkpoint, deadline=60):
-    """Wait until the run ``proc`` has stored a unit in ``checkpoint`` (or
-    ended, or the deadline passed); returns the units stored."""
-    end = time.monotonic() + deadline
-    stored = 0
-    while stored < 1 and time.monotonic() < end and proc.poll() is None:
-        try:
-            db = sqlite3.connect(f"file:{checkpoint}?mode=ro", uri=True, timeout=0.2)
-            stored = db.execute("SELECT count(*) FROM units").fetchone()[0]
-            db.close()
-        except sqlite3.Error:
-            pass
-        time.sleep(0.02)
-    return stored
 
 
 def test_worker_lost_mid_run(tmp_path):
@@ -238,7 +225,7 @@ def test_worker_lost_mid_run(tmp_path):
                 "--quiet",
             ]
         )
-        _wait_for_a_unit(proc, ck)
+        wait_for_units(proc, ck)
         lost = []
         with distributed.Client(cluster) as client:
             pids = client.run(os.getpid)
@@ -265,14 +252,15 @@ def test_scheduler_lost_mid_run(tmp_path):
     there), the exact command to resume, and the finished units kept.  The
     cluster closes its workers first (1 to 4 s before the scheduler): they
     are not reported as workers that left (CLUSTER_SETTLE, 10 s)."""
+    # one worker process (two threads): the scheduler's loss is the point
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        n_workers=1, threads_per_worker=2, processes=True, host="127.0.0.1", dashboard_address=None
     )
     ck = tmp_path / "gone.sqlite"
     args = ["count", 18, "--backend", "dask", "--scheduler", cluster.scheduler_address]
     proc = popen_cli([*args, "--checkpoint", ck])  # notes on
     try:
-        assert _wait_for_a_unit(proc, ck) and proc.poll() is None, "no unit stored in time"
+        assert wait_for_units(proc, ck) and proc.poll() is None, "no unit stored in time"
     finally:
         cluster.close()
     out, err = proc.communicate(timeout=120)
@@ -326,7 +314,7 @@ def test_every_worker_gone_mid_run(cli, tmp_path, monkeypatch):
 
         def remove_the_workers():  # as a cluster manager scaling it to none
             end = time.monotonic() + 120
-            while not ran.is_set() and time.monotonic() < end and not _stored_units(ck):
+            while not ran.is_set() and time.monotonic() < end and not stored_units(ck):
                 time.sleep(0.02)
             cluster.scale(0)
 
@@ -352,17 +340,6 @@ def test_every_worker_gone_mid_run(cli, tmp_path, monkeypatch):
     assert status["units_done"] >= 1 and f"; {left} units unfinished (d4/17/" in last
     command = " ".join(map(str, [*argv, "--checkpoint", ck]))
     assert last.endswith(f"kept in {ck}: run `parqueens {command}` again to resume")
-
-
-def _stored_units(path):
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.2)
-        try:
-            return db.execute("SELECT count(*) FROM units").fetchone()[0]
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return 0
 
 
 def test_watch_reports_what_lasts():

@@ -1,6 +1,7 @@
-"""The block-wise verifier against a plain reference (one solution at a
-time, a set of those seen), with one bad row at the start, middle or end of
-a file, across block boundaries, in npy and text."""
+"""Checking lists of solutions (parqueens.verify): the block-wise verifier
+against a plain reference (one solution at a time, a set of those seen),
+with one bad row at the start, middle or end of a file, across block
+boundaries, in npy and text."""
 
 import numpy as np
 import pytest

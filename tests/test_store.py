@@ -1,11 +1,13 @@
-"""Faulty checkpoint files and file systems: each is one clear line naming the
-file (exit 2), before any work, and leaves the file as it was.  Damaged and
-incomplete files through the command line (in-process, fixture ``cli``);
+"""The run store (parqueens.store): checkpoints that refuse another run's work
+and serve every command of their own; checksums on every stored row (an
+edited, truncated or bit-flipped row is refused with the unit named, with
+the command that removes it); faulty files and file systems, each one clear
+line naming the file (exit 2), before any work, leaving the file as it was.
+Damaged files through the command line (in-process, fixture ``cli``);
 read-only files and folders, and a full disk, through the library and
 ``cli.main`` with SQLite failures injected (the tests may run as root, whom
 chmod does not stop)."""
 
-import hashlib
 import json
 import os
 import shutil
@@ -14,36 +16,22 @@ import sqlite3
 import pytest
 
 import parqueens.checkpoint_file as checkpoint_file
-from parqueens.cli import main
 from parqueens.runner import run_count
 from parqueens.store import CheckpointError, RunStore
 
+from checkpoint_helpers import sha256, sql
 from cli_helpers import assert_one_line_error
-from naive import A000170
+from naive import A000170, A002562
 
 ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 needs_non_root = pytest.mark.skipif(ROOT, reason="root can write read-only files and folders")
 
 
-def _sha256(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
-def _sql(path, *statements):
-    db = sqlite3.connect(path)
-    with db:
-        for s in statements:
-            db.execute(s)
-    db.close()
-
-
-@pytest.fixture(scope="module")
-def good(tmp_path_factory):
-    """A finished checkpoint of `count 9`, made by the command line."""
-    path = tmp_path_factory.mktemp("good") / "c.sqlite"
-    assert main(["count", "9", "--checkpoint", str(path), "--quiet"]) == 0
-    return path
+@pytest.fixture
+def good(real_checkpoints):
+    """A finished checkpoint of `count 9`, made by the command line (not to
+    be changed: the tests copy it)."""
+    return real_checkpoints / "count9.sqlite"
 
 
 def _copy_without_wal(d):
@@ -114,8 +102,8 @@ def test_damaged_file_refused(good, cli, tmp_path, case, command):
     else:
         path = tmp_path / "cp.sqlite"
         shutil.copy(good, path)
-        _sql(path, *statements)
-    before = _sha256(path)
+        sql(path, *statements)
+    before = sha256(path)
     args = (
         ["status", path] if command == "status" else ["count", 9, "--checkpoint", path, "--quiet"]
     )
@@ -125,7 +113,7 @@ def test_damaged_file_refused(good, cli, tmp_path, case, command):
     for w in words:
         assert w in r.stderr, r.stderr
     assert "Error:" not in r.stderr  # no Python exception text
-    assert _sha256(path) == before
+    assert sha256(path) == before
     assert os.listdir(path.parent) == [path.name], "no -wal/-shm files are left"
 
 
@@ -157,10 +145,10 @@ def test_status_creates_no_files(good, tmp_path, cli):
     # what lets `status` read one in a read-only folder.
     path = tmp_path / "c.sqlite"
     shutil.copy(good, path)
-    before = _sha256(path)
+    before = sha256(path)
     r = cli("status", path)
     assert r.returncode == 0 and f"total {A000170[9]}" in r.stdout, r.stderr
-    assert os.listdir(tmp_path) == ["c.sqlite"] and _sha256(path) == before
+    assert os.listdir(tmp_path) == ["c.sqlite"] and sha256(path) == before
 
 
 def test_status_reads_units_of_a_live_run(tmp_path):
@@ -212,13 +200,13 @@ def test_status_in_read_only_folder_with_pending_wal(tmp_path, cli):
 def test_read_only_file_refused_before_work(good, tmp_path, cli):
     path = tmp_path / "c.sqlite"
     shutil.copy(good, path)
-    _sql(path, "DELETE FROM units")  # work left to do: it must not start
+    sql(path, "DELETE FROM units")  # work left to do: it must not start
     path.chmod(0o444)
-    before = _sha256(path)
+    before = sha256(path)
     r = cli("count", 9, "--checkpoint", path)
     assert_one_line_error(r)
     assert f"{path} is read-only" in r.stderr
-    assert _sha256(path) == before and os.listdir(tmp_path) == ["c.sqlite"]
+    assert sha256(path) == before and os.listdir(tmp_path) == ["c.sqlite"]
     r = cli("status", path)  # reading it is fine
     assert r.returncode == 0, r.stderr
 
@@ -235,14 +223,14 @@ def test_read_only_file_refused_as_root_too(good, cli, tmp_path, monkeypatch):
         "access",
         lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode),
     )
-    before = _sha256(path)
+    before = sha256(path)
     r = cli("count", 9, "--checkpoint", path, "--quiet")
     assert (r.returncode, r.stdout, r.stderr) == (0, f"{A000170[9]}\n", "")
     r = cli("count", 9, "--checkpoint", path, "--json")
     assert json.loads(r.stdout)["resumed"] == json.loads(r.stdout)["units"] > 0
-    assert _sha256(path) == before and sorted(os.listdir(tmp_path)) == ["c.sqlite"]
+    assert sha256(path) == before and sorted(os.listdir(tmp_path)) == ["c.sqlite"]
     monkeypatch.undo()
-    _sql(path, "DELETE FROM units WHERE rowid = (SELECT min(rowid) FROM units)")
+    sql(path, "DELETE FROM units WHERE rowid = (SELECT min(rowid) FROM units)")
     monkeypatch.setattr(
         checkpoint_file.os,
         "access",
@@ -388,3 +376,274 @@ def test_library_full_disk_in_add_and_finish(tmp_path, monkeypatch):
         assert s.summary()[0]["units_done"] == 0
     with RunStore(path, {"a": 1}) as s:
         assert run_count(9, checkpoint=s, split_depth=2).total == A000170[9]
+
+
+@pytest.fixture
+def finished(real_checkpoints, tmp_path):
+    """A finished `count 11` checkpoint (a copy), and one of its units with
+    10 solutions or more: (id, solutions as stored)."""
+    path = tmp_path / "e.db"
+    shutil.copy(real_checkpoints / "count11.sqlite", path)
+    [[unit]] = sql(
+        path,
+        "SELECT unit_id, solutions FROM units WHERE length(solutions) > 1 ORDER BY unit_id LIMIT 1",
+    )
+    return path, unit
+
+
+def _refused(cli, path, unit_id):
+    for args in (["count", 11, "--checkpoint", path], ["status", path]):
+        r = cli(*args)
+        assert_one_line_error(r)
+        assert unit_id in r.stderr and "checksum" in r.stderr, r.stderr
+        assert str(A000170[11] + 8) not in r.stdout
+
+
+def test_edited_row_refused(cli, finished):
+    # The issue's case: one class count raised by one (the total would read 2688).
+    path, (uid, _) = finished
+    sql(path, f"UPDATE units SET s1 = s1 + 1 WHERE unit_id = '{uid}'")
+    _refused(cli, path, uid)
+
+
+def test_truncated_row_refused(cli, finished):
+    # A count cut short: still a decimal number, so only the checksum can tell.
+    path, (uid, _) = finished
+    cut = "substr(solutions, 1, length(solutions) - 1)"
+    sql(path, f"UPDATE units SET solutions = {cut} WHERE unit_id = '{uid}'")
+    _refused(cli, path, uid)
+
+
+def test_bit_flipped_row_refused(cli, finished):
+    # One bit of the file flipped inside a stored count: its last digit stays
+    # a digit (bit 0 of an ASCII digit), so only the checksum can tell.
+    path, (uid, solutions) = finished
+    raw = bytearray(path.read_bytes())
+    at = raw.find(uid.encode() + solutions.encode())
+    assert at > 0 and raw.find(uid.encode() + solutions.encode(), at + 1) < 0
+    raw[at + len(uid) + len(solutions) - 1] ^= 1
+    path.write_bytes(bytes(raw))
+    _refused(cli, path, uid)
+
+
+def test_run_record_checked(cli, finished):
+    path, _ = finished
+    sql(path, f"UPDATE runs SET total = '{A000170[11] + 8}'")
+    r = cli("status", path)
+    assert_one_line_error(r)
+    assert "n = 11" in r.stderr and "checksum" in r.stderr
+
+
+def test_older_format_refused(cli, finished):
+    path, _ = finished
+    sql(path, "UPDATE meta SET value = 'parqueens-checkpoint-1' WHERE key = 'format'")
+    r = cli("count", 11, "--checkpoint", path)
+    assert_one_line_error(r)
+    assert "older checkpoint format" in r.stderr
+
+
+def test_library_and_command_line_share_checkpoints(cli, tmp_path):
+    path = tmp_path / "lib.db"
+    with RunStore(path, {}) as store:
+        run_count(12, checkpoint=store)
+    r = cli("count", 12, "--checkpoint", path, "--json")
+    assert r.returncode == 0, r.stderr
+    import json
+
+    d = json.loads(r.stdout)
+    assert d["total"] == A000170[12] and d["resumed"] == d["units"]
+    r = cli("status", path)
+    assert r.returncode == 0 and "n = 12 (join): " in r.stdout and "done: total 14200" in r.stdout
+    with RunStore(path, {}) as store:  # and back: the command line's units
+        assert run_count(13, checkpoint=store).total == A000170[13]
+
+
+def test_status_merges_the_units_and_checks_the_records(cli, finished):
+    path, (uid, _) = finished
+    sql(path, f"DELETE FROM units WHERE unit_id = '{uid}'")
+    r = cli("status", path)
+    assert r.returncode == 0 and "done" not in r.stdout and "total so far" in r.stdout
+    sql(path, "UPDATE runs SET seconds = 'abc'")
+    r = cli("status", path)
+    assert_one_line_error(r)
+    assert "no valid work time" in r.stderr and "DELETE FROM runs WHERE n = 11" in r.stderr
+
+
+def test_hints_are_commands_to_type(cli, tmp_path):
+    # the path quoted for a shell, the SQL in double quotes, on one line
+    folder = tmp_path / "my runs"
+    folder.mkdir()
+    path = folder / "e.db"
+    assert cli("count", 11, "--checkpoint", path).returncode == 0
+    [[(uid,)]] = sql(path, "SELECT unit_id FROM units LIMIT 1")
+    sql(path, f"UPDATE units SET s1 = s1 + 1 WHERE unit_id = '{uid}'")
+    r = cli("count", 11, "--checkpoint", path)
+    assert_one_line_error(r)
+    assert f"sqlite3 '{path}' \"DELETE FROM units WHERE n = 11 AND unit_id = '{uid}'\"" in r.stderr
+
+
+def test_status_of_units_without_their_size_record(cli, finished):
+    path, _ = finished
+    sql(path, "DELETE FROM runs WHERE n = 11")
+    r = cli("status", path)
+    assert r.returncode == 0
+    assert "n = 11: " in r.stdout and "units stored, without the size's record" in r.stdout
+    r = cli("count", 11, "--checkpoint", path, "--json")
+    assert r.returncode == 0 and '"resumed": 0' not in r.stdout  # resumed, not searched again
+
+
+def test_library_refuses_other_params(tmp_path):
+    from parqueens.store import CheckpointError
+
+    path = tmp_path / "c.sqlite"
+    with RunStore(path, {"a": 1}) as store:
+        run_count(9, checkpoint=store)
+    before = sha256(path)
+    with pytest.raises(CheckpointError):
+        RunStore(path, {"a": 2})
+    assert sha256(path) == before
+
+
+def _prepare_refusal(case, src, d):
+    """Make the file of a refusal case in d; returns (path, command args)."""
+    path = d / "cp.sqlite"
+    if case in ("mirror", "fixed", "version"):
+        shutil.copy(src / "count12.sqlite", path)
+    if case == "mirror":
+        return path, ["count", 12, "--method", "mirror"]
+    if case == "fixed":
+        return path, ["count", 12, "--fixed", "0:1"]
+    if case == "unique-mirror":
+        shutil.copy(src / "mirror9.sqlite", path)
+        return path, ["table", "8-9", "--method", "mirror", "--unique"]
+    if case == "text":
+        path.write_text("my precious notes\nline two\n")
+        return path, ["count", 12]
+    if case == "truncated":
+        path.write_bytes((src / "count12.sqlite").read_bytes()[:100])
+        return path, ["count", 12]
+    if case == "unrelated-sqlite":
+        db = sqlite3.connect(path)
+        with db:
+            db.execute("CREATE TABLE people (name TEXT, age INTEGER)")
+            db.execute("INSERT INTO people VALUES ('ada', 36)")
+        db.close()
+        return path, ["count", 12]
+    if case == "version":
+        db = sqlite3.connect(path)
+        with db:
+            db.execute("UPDATE meta SET value = '0.0.0' WHERE key = 'version'")
+        db.close()
+        return path, ["count", 12]
+    if case == "folder":
+        path = d / "a_folder"
+        path.mkdir()
+        (path / "inside.txt").write_text("x")
+        return path, ["count", 12]
+    raise AssertionError(case)
+
+
+REFUSALS = [
+    "mirror",
+    "fixed",
+    "unique-mirror",
+    "text",
+    "truncated",
+    "unrelated-sqlite",
+    "version",
+    "folder",
+]
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_refusal_leaves_file_unchanged(real_checkpoints, cli, tmp_path, case):
+    path, args = _prepare_refusal(case, real_checkpoints, tmp_path)
+    before = sorted(os.listdir(path)) if path.is_dir() else sha256(path)
+    r = cli(*args, "--checkpoint", path, "--quiet")
+    assert_one_line_error(r)
+    if path.is_dir():
+        assert sorted(os.listdir(path)) == before
+        assert (path / "inside.txt").read_text() == "x"
+    else:
+        assert sha256(path) == before, "a refused checkpoint must not be modified"
+    assert os.path.basename(path) in r.stderr
+
+
+def test_checkpoint_serves_every_command_of_its_work(cli, tmp_path):
+    # The issue's cases: a table extended, a count of one of its sizes, with
+    # and without --unique (d4 units always hold their classes).
+    path = tmp_path / "t.db"
+    first = cli("table", "1-12", "--checkpoint", path)
+    assert first.returncode == 0, first.stderr
+    r = cli("table", "1-13", "--checkpoint", path, "--quiet")
+    assert r.returncode == 0, r.stderr
+    rows = [line.split(" | ") for line in r.stdout.splitlines()[2:]]
+    assert [int(row[1]) for row in rows] == A000170[1:14]
+    with RunStore(path, None) as store:
+        assert [s["n"] for s in store.summary()] == list(range(1, 14))
+    r = cli("count", 12, "--unique", "--checkpoint", path)
+    assert r.returncode == 0, r.stderr
+    assert f"fundamental {A002562[12]}" in r.stdout
+    assert "resumed" in r.stderr
+    r = cli("count", 11, "--checkpoint", path, "--json")
+    assert json.loads(r.stdout)["resumed"] == json.loads(r.stdout)["units"]
+    r = cli("status", path)
+    assert r.returncode == 0 and "n = 13 (join): " in r.stdout
+
+
+def test_plain_units_without_classes_serve_only_counts_without_unique(cli, tmp_path):
+    path = tmp_path / "m.db"
+    assert cli("count", 10, "--method", "mirror", "--checkpoint", path).returncode == 0
+    r = cli("count", 10, "--method", "mirror", "--unique", "--checkpoint", path)
+    assert_one_line_error(r)
+    assert "n = 10 was counted there without --unique" in r.stderr
+    # the other way round is fine: units with classes serve a plain count
+    path = tmp_path / "u.db"
+    assert cli("count", 10, "--method", "mirror", "--unique", "--checkpoint", path).returncode == 0
+    r = cli("count", 10, "--method", "mirror", "--checkpoint", path)
+    assert r.stdout == f"{A000170[10]}\n"
+    r = cli("count", 11, "--method", "mirror", "--checkpoint", path)  # a new size, no classes
+    assert r.stdout == f"{A000170[11]}\n"
+    r = cli("table", "10-11", "--method", "mirror", "--unique", "--checkpoint", path)
+    assert_one_line_error(r)  # before the table's header
+    assert "n = 11 was counted there without --unique" in r.stderr
+
+
+def _read_only(monkeypatch, path):
+    """Make ``path`` read-only as a non-root user sees it (the tests may run as
+    root, whom chmod does not stop)."""
+    import parqueens.checkpoint_file as checkpoint_file
+
+    real = os.access
+    monkeypatch.setattr(
+        checkpoint_file.os,
+        "access",
+        lambda p, mode: False if os.fspath(p) == str(path) else real(p, mode),
+    )
+
+
+def test_read_only_finished_file_answers_with_or_without_classes(cli, tmp_path, monkeypatch):
+    for made, asked in (([], ["--unique"]), (["--unique"], [])):
+        path = tmp_path / f"r{len(made)}.db"
+        assert cli("count", 12, *made, "--checkpoint", path, "-q").returncode == 0
+        before = path.read_bytes()
+        with monkeypatch.context() as m:
+            _read_only(m, path)
+            r = cli("count", 12, *asked, "--checkpoint", path, "-q")
+            assert r.returncode == 0 and str(A000170[12]) in r.stdout, r.stderr
+            if asked:
+                assert f"fundamental {A002562[12]}" in r.stdout
+        assert path.read_bytes() == before
+
+
+def test_read_only_file_with_work_left_refused_before_the_table(cli, tmp_path, monkeypatch):
+    path = tmp_path / "t.db"
+    assert cli("table", "10-12", "--checkpoint", path, "-q").returncode == 0
+    _read_only(monkeypatch, path)
+    r = cli("table", "10-13", "--checkpoint", path)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == (
+        f"parqueens: error: {path} is read-only; make it writable (chmod u+w) or use another file\n"
+    )
+    r = cli("table", "10-12", "--checkpoint", path)  # all finished: answered
+    assert r.returncode == 0 and "| 12 | 14200 |" in r.stdout

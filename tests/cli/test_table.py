@@ -4,6 +4,7 @@ in-process through ``cli.main`` (fixture ``cli``)."""
 import csv
 import json
 import os
+import re
 
 import pytest
 
@@ -151,7 +152,16 @@ def test_checkpoint_depth_conflict_refused_before_any_row(cli, tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1
     again = cli("table", "8-11", "--checkpoint", ck)  # goes on with the file's d4
     assert again.returncode == 0 and "| 11 | 2680 | d4 |" in again.stdout
-    assert again.stderr == f"parqueens: {ck} holds a count by d4: going on with d4\n"
+    # the kept method said first, then what each size resumed
+    lines = again.stderr.splitlines()
+    assert lines[0] == f"parqueens: {ck} holds a count by d4: going on with d4"
+    assert len(lines) == 5
+    for n, line in zip(range(8, 12), lines[1:], strict=True):
+        assert re.fullmatch(
+            rf"parqueens: n = {n}: resumed (\d+) of \1 units from {re.escape(str(ck))}; "
+            r"searched \d+ of them again: the same results",
+            line,
+        ), line
     # A size counted by the join has no split depth: refused before any row too.
     joined = tmp_path / "j.db"
     assert cli("table", "8-9", "--checkpoint", joined, "--quiet").returncode == 0
@@ -163,3 +173,47 @@ def test_checkpoint_depth_conflict_refused_before_any_row(cli, tmp_path):
     for _ in range(2):
         r = cli("table", "1-6", "--checkpoint", small, "--split-depth", 3, "--quiet")
         assert r.returncode == 0 and "| 6 | 4 |" in r.stdout, r.stderr
+
+
+def test_table_bad_depth_before_any_output(cli):
+    r = cli("table", "2-8", "--split-depth", 4)
+    assert_one_line_error(r)
+    assert r.stderr == (
+        "parqueens: error: split depth must be 1..3 for n = 3 and method plain, got 4\n"
+    )
+
+
+def test_table_out_dash_and_estimate_with_out(cli, tmp_path):
+    r = cli("table", "4-5", "--out", "-")
+    assert r.returncode == 0 and r.stdout.splitlines()[2] == "| 4 | 2 | plain | 0 | 0.0 |"
+    r = cli("table", "4-5", "--estimate", "--out", tmp_path / "t.md")
+    assert r.returncode == 2 and "--estimate" in r.stderr and not (tmp_path / "t.md").exists()
+
+
+def test_table_json_on_stdout(cli, tmp_path):
+
+    r = cli("table", "4-9", "--json", "--unique", "--jobs", 1)
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert [(d["n"], d["total"], d["fundamental"]) for d in rows] == [
+        (n, A000170[n], A002562[n]) for n in range(4, 10)
+    ]
+    r = cli("table", "4-5", "--json", "--out", tmp_path / "t.json")
+    assert r.returncode == 2 and "choose one" in r.stderr
+
+
+def test_table_refuses_recheck_without_checkpoint_before_its_header(cli):
+    r = cli("table", "5-8", "--recheck", 0.5)
+    assert_one_line_error(r)
+    assert "checkpoint" in r.stderr
+
+
+def test_a_table_says_what_it_resumed(cli, tmp_path):
+    path = tmp_path / "t.db"
+    assert cli("table", "11-12", "--checkpoint", path, "-q").returncode == 0
+    r = cli("table", "11-12", "--checkpoint", path, "--recheck", 1)
+    assert r.returncode == 0
+    assert (
+        f"parqueens: n = 12: resumed 52 of 52 units from {path}; searched 52 of them again: "
+        "the same results\n"
+    ) in r.stderr

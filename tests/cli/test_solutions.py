@@ -1,30 +1,25 @@
-"""The listing commands of the command line (solutions, first, construct,
-verify, count --fixed), in-process through ``cli.main`` (fixture ``cli``);
-Ctrl-C through a subprocess.
+"""`parqueens solutions`: every format on stdout and in files (read back and
+verified), --jobs 1 and 2 byte for byte, --unique, --limit, --force, free
+space checked before writing, refusals that leave the folder as it was.
+In-process through ``cli.main`` (fixture ``cli``).
 
 The commands are declared up front in CASES (steps run in order in one empty
-folder) and EXIT2 (refusals); each test runs the case it checks.
-"""
+folder) and EXIT2 (refusals); each test runs the case it checks."""
 
 import os
-import signal
-import time
 
 import numpy as np
 import pytest
 
-from parqueens.construction import is_solution
 from parqueens.formats import read_solutions
 from parqueens.listing import solutions
-from parqueens.symmetry import canonical
 
 import naive
-from cli_helpers import popen_cli
+from cli_helpers import assert_one_line_error
 
-SOL8 = list(solutions(8, jobs=1))
-UNIQUE8 = list(solutions(8, unique=True, jobs=1))
+SOL8 = list(naive.solutions(8))
+UNIQUE8 = sorted(naive.classes(8))
 PERM8 = "".join(" ".join(map(str, s)) + "\n" for s in SOL8)
-NOT_CANONICAL = next(s for s in SOL8 if canonical(s) != s)
 
 FORMATS = ["perm", "board", "matrix", "jsonl", "npy"]
 
@@ -76,32 +71,6 @@ CASES = {
             ["solutions", 8, "-o", "x.perm", "--jobs", 1, "--force"],
         ],
     ),
-    # ---- first
-    "first8": ({}, [["first", 8]]),
-    "first1": ({}, [["first", 1]]),
-    "first2": ({}, [["first", 2]]),
-    "first3": ({}, [["first", 3]]),
-    # ---- construct
-    "construct1000": ({}, [["construct", 1000]]),
-    "construct_big": ({}, [["construct", 1000000, "-o", "c.npy"]]),
-    # ---- count --fixed
-    "count_fixed": ({}, [["count", 8, "--fixed", "0:0"]]),
-    "count_conflict": ({}, [["count", 8, "--fixed", "0:0,1:1"]]),
-    # ---- verify, negative answers
-    "v_invalid": ({"a.perm": PERM8[:16] + "0 1 2 3 4 5 6 7\n"}, [["verify", "a.perm"]]),
-    "v_duplicate": ({"a.perm": PERM8[:32] + PERM8[:16]}, [["verify", "a.perm"]]),
-    "v_not_canonical": (
-        {"a.perm": " ".join(map(str, NOT_CANONICAL)) + "\n"},
-        [["verify", "a.perm", "--unique"]],
-    ),
-    "v_incomplete": (
-        {"a.perm": PERM8[: 16 * 91]},
-        [["verify", "a.perm", "--complete", "--jobs", 1]],
-    ),
-    "v_dup_complete": (
-        {"a.perm": PERM8 + PERM8[:16]},
-        [["verify", "a.perm", "--complete", "--jobs", 1]],
-    ),
 }
 
 # name -> (files, args, words of the message): each must exit 2 with one line
@@ -112,14 +81,6 @@ EXIT2 = {
     "npy_no_out": ({}, ["solutions", 8, "--format", "npy", "--jobs", 1], "npy"),
     "labels_board": ({}, ["solutions", 8, "--format", "board", "--labels"], "labels"),
     "one_based_npy_file": ({}, ["solutions", 8, "-o", "x.npy", "--one-based"], "one-based"),
-    "fixed_same_row": ({}, ["count", 8, "--fixed", "0:0,0:3"], "row 0"),
-    "fixed_off_board": ({}, ["count", 8, "--fixed", "9:0"], "off the board"),
-    "fixed_letters": ({}, ["count", 8, "--fixed", "abc"], "ROW:COL"),
-    "fixed_unique": ({}, ["count", 8, "--fixed", "0:0", "--unique"], "unique"),
-    "fixed_d4": ({}, ["count", 8, "--fixed", "0:0", "--method", "d4"], "d4"),
-    "v_ragged_perm": ({"a.perm": "1 3 0 2\n2 0 3\n"}, ["verify", "a.perm"], "line 2"),
-    "v_letters_perm": ({"a.perm": "1 3 0 2\n2 x 3 1\n"}, ["verify", "a.perm"], "line 2"),
-    "v_missing": ({}, ["verify", "missing.perm"], "missing.perm"),
 }
 
 
@@ -283,166 +244,6 @@ def test_exit_2(cli, tmp_path, name):
         assert (folder / fname).read_text() == text
 
 
-# ---------------------------------------------------------------- first
-
-
-def test_first(cli, tmp_path):
-    r = one(cli, tmp_path, "first8")
-    assert (r.returncode, r.stdout, r.stderr) == (0, "0 4 7 5 2 6 1 3\n", "")
-    r = one(cli, tmp_path, "first1")
-    assert (r.returncode, r.stdout, r.stderr) == (0, "0\n", "")
-
-
-@pytest.mark.parametrize("name", ["first2", "first3"])
-def test_first_no_solution(cli, tmp_path, name):
-    r = one(cli, tmp_path, name)
-    assert r.returncode == 1
-    assert r.stdout == ""
-    assert "no solution" in r.stderr
-    assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) == 1
-
-
-@pytest.mark.parametrize("n", [2, 3])
-def test_no_solution_said_alike(cli, tmp_path, n):
-    # first and construct: a negative answer, exit 1; solutions: an empty
-    # listing (exit 0), said on stderr
-    for command in ("first", "construct"):
-        r = cli(command, n)
-        assert (r.returncode, r.stdout, r.stderr) == (
-            1,
-            "",
-            f"parqueens: no solution for n = {n}\n",
-        )
-    r = cli("solutions", n)
-    assert (r.returncode, r.stdout, r.stderr) == (0, "", f"parqueens: no solutions for n = {n}\n")
-    r = cli("solutions", n, "-q")
-    assert (r.returncode, r.stderr) == (0, "")
-
-
-def test_first_conflicting_fixed_queens_says_why(cli):
-    # as count and solutions do
-    r = cli("first", 8, "--fixed", "0:0,1:1")
-    assert (r.returncode, r.stdout) == (1, "")
-    assert (
-        r.stderr == "parqueens: no solution for n = 8: fixed queens 0:0 and 1:1 share a diagonal\n"
-    )
-    r = cli("first", 8, "--fixed", "0:0,1:2,2:4")  # compatible, but no completion
-    assert r.returncode == 1 and "with these fixed queens" in r.stderr
-
-
-# ---------------------------------------------------------------- construct
-
-
-def test_construct_1000(cli, tmp_path):
-    r = one(cli, tmp_path, "construct1000")
-    assert r.returncode == 0
-    lines = r.stdout.splitlines()
-    assert len(lines) == 1
-    queens = [int(c) for c in lines[0].split()]
-    assert len(queens) == 1000 and is_solution(queens)
-
-
-def test_construct_million_npy(cli, tmp_path):
-    folder, (r,) = run_case(cli, tmp_path, "construct_big")
-    assert (r.returncode, r.stdout) == (0, ""), r.stderr
-    a = np.load(folder / "c.npy", allow_pickle=False)
-    assert a.shape == (1, 1000000)
-    assert a.dtype.kind == "u"
-    assert is_solution(a[0])
-    assert files_in(folder) == ["c.npy"]
-
-
-# ---------------------------------------------------------------- count --fixed
-
-
-def test_count_fixed(cli, tmp_path):
-    r = one(cli, tmp_path, "count_fixed")
-    want = sum(1 for s in naive.solutions(8) if s[0] == 0)
-    assert (r.returncode, r.stdout, r.stderr) == (0, f"{want}\n", "")
-
-
-def test_count_fixed_conflict(cli, tmp_path):
-    r = one(cli, tmp_path, "count_conflict")
-    assert (r.returncode, r.stdout) == (0, "0\n")
-    assert "no solution" in r.stderr and "diagonal" in r.stderr
-
-
-# ---------------------------------------------------------------- verify
-
-
-def summary(r):
-    lines = r.stdout.splitlines()
-    assert len(lines) == 1, r.stdout
-    return lines[0]
-
-
-def test_verify_invalid(cli, tmp_path):
-    r = one(cli, tmp_path, "v_invalid")
-    assert r.returncode == 1
-    assert "1 INVALID" in summary(r) and "2 solutions" in summary(r)
-    assert "not a valid placement" in r.stderr
-
-
-def test_verify_duplicate(cli, tmp_path):
-    r = one(cli, tmp_path, "v_duplicate")
-    assert r.returncode == 1
-    assert "1 DUPLICATE," in summary(r) + "," and "all valid" in summary(r)
-    assert "duplicate" in r.stderr
-
-
-def test_verify_not_canonical(cli, tmp_path):
-    r = one(cli, tmp_path, "v_not_canonical")
-    assert r.returncode == 1
-    assert "1 NOT CANONICAL" in summary(r)
-    assert "canonical" in r.stderr
-
-
-def test_verify_incomplete(cli, tmp_path):
-    r = one(cli, tmp_path, "v_incomplete")
-    assert r.returncode == 1
-    assert "INCOMPLETE: 91 distinct of 92 solutions" in summary(r)
-    assert "all valid" in summary(r) and "no duplicates" in summary(r)
-
-
-def test_verify_complete_with_a_duplicate(cli, tmp_path):
-    # all 92 solutions plus a repeat: the problem is the duplicate; the file is
-    # not incomplete (it holds all 92 distinct solutions)
-    r = one(cli, tmp_path, "v_dup_complete")
-    assert r.returncode == 1
-    assert "1 DUPLICATE," in summary(r) + ","
-    assert "INCOMPLETE" not in summary(r), summary(r)
-
-
-# ---------------------------------------------------------------- interrupt
-
-
-def test_interrupt_leaves_nothing(tmp_path):
-    """Ctrl-C while listing in this process: exit 130, one line, no file.
-
-    Tried three times, as the signal lands at a random point of the run.
-    """
-    for attempt in range(3):
-        p = popen_cli(["solutions", 15, "--jobs", 1, "--force", "-o", "big.perm"], cwd=tmp_path)
-        try:
-            deadline = time.monotonic() + 30
-            while not any(f.endswith(".part") for f in os.listdir(tmp_path)):
-                assert p.poll() is None, p.communicate()
-                assert time.monotonic() < deadline
-                time.sleep(0.02)
-            time.sleep(0.2 + 0.25 * attempt)
-            p.send_signal(signal.SIGINT)
-            out, err = p.communicate(timeout=60)
-        finally:
-            if p.poll() is None:
-                p.kill()
-                p.communicate()
-        assert p.returncode == 130, err[-600:]
-        assert "Traceback" not in err
-        assert err.splitlines() == ["parqueens: interrupted; nothing was written to big.perm"]
-        assert out == ""
-        assert os.listdir(tmp_path) == []
-
-
 # ---------------------------------------------------------------- free space
 
 
@@ -497,7 +298,22 @@ def test_free_space_refused_on_the_estimate_for_large_boards(cli, tmp_path, monk
     assert r.returncode == 0 and len(np.load(tmp_path / "f.npy")) == 11
 
 
-def test_first_beyond_64_points_to_construct(cli):
-    r = cli("first", 1000)
-    assert_exit2(r)
-    assert "n <= 64" in r.stderr and "construct" in r.stderr
+def test_format_contradicting_extension(cli, tmp_path):
+    out = tmp_path / "s8.npy"
+    r = cli("solutions", 8, "--out", out, "--format", "perm")
+    assert_one_line_error(r)
+    assert "contradicts" in r.stderr and not out.exists()
+
+
+def test_unknown_extension_is_noted(cli, tmp_path):
+    r = cli("solutions", 6, "--out", tmp_path / "x.csv")
+    assert r.returncode == 0 and ".csv is the extension of no solution format" in r.stderr
+    assert (tmp_path / "x.csv").read_text().startswith("1 3 5 0 2 4\n")
+    for name, fmt in (("y.csv", ["--format", "jsonl"]), ("z.txt", [])):
+        r = cli("solutions", 6, "--out", tmp_path / name, *fmt)
+        assert r.returncode == 0 and "no solution format" not in r.stderr
+
+
+def test_n0_picture_has_a_size(cli):
+    r = cli("solutions", 0, "--format", "svg")
+    assert 'viewBox="0 0 1 1"' in r.stdout and r.stdout.count("<use") == 0

@@ -1,10 +1,11 @@
-"""Rows of queens: one check (parqueens.checks.check_row), one wording,
-wherever the library takes a placement."""
+"""Validation shared by the library and the command line (parqueens.checks):
+rows of queens, one check and one wording wherever the library takes a
+placement; Dask scheduler addresses."""
 
 import numpy as np
 import pytest
 
-from parqueens import Board, is_solution
+from parqueens import Board, checks, is_solution
 from parqueens.checks import check_columns, check_row, check_rows
 from parqueens.formats import SolutionWriter, render
 from parqueens.pictures import svg
@@ -80,3 +81,19 @@ def test_rows_lists_stay_lists_arrays_stay_arrays():
     ]:
         with pytest.raises(exc, match=words):
             check_rows(rows, 2)
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "tcp://10.0.0.5:8786",
+        "10.0.0.5:8786",
+        "tls://sched.example.org:8786",
+        "tcp://[::1]:8786",
+        "ws://node-1:8786",
+        "inproc://10.0.0.5/12345/1",
+        " tcp://host_a:1 ",
+    ],
+)
+def test_scheduler_addresses_taken(address):
+    assert checks.check_scheduler(address) == address.strip()

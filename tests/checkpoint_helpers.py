@@ -1,0 +1,54 @@
+"""Shared by the tests that look inside checkpoint files: SQL on a file, its
+digest, and the units that a run in another process has stored so far."""
+
+import hashlib
+import os
+import sqlite3
+import time
+
+
+def sql(path, *statements):
+    """Run each statement in one transaction; returns each one's rows."""
+    db = sqlite3.connect(path)
+    with db:
+        rows = [db.execute(s).fetchall() for s in statements]
+    db.close()
+    return rows
+
+
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def stored_units(path):
+    """Units stored in a checkpoint being written by another process (0 if
+    the file or its tables do not exist yet, or the database is busy)."""
+    if not os.path.exists(path):
+        return 0
+    try:
+        db = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True, timeout=0.2)
+        try:
+            return db.execute("SELECT count(*) FROM units").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error:  # locked, no such table, not yet a database
+        return 0
+
+
+def wait_for_units(proc, path, at_least=1, deadline=60):
+    """Wait until the run ``proc`` has stored ``at_least`` units in ``path``;
+    returns the units stored then.  Fails if the run ends first or the
+    deadline passes."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        stored = stored_units(path)
+        if stored >= at_least:
+            return stored
+        if proc.poll() is not None:
+            raise AssertionError(
+                f"the run ended (exit {proc.returncode}) before {at_least} units "
+                f"were stored: {proc.stderr.read()}"
+            )
+        time.sleep(0.01)
+    raise AssertionError(f"no {at_least} units stored in {path} within {deadline} s")

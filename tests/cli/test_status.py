@@ -1,0 +1,135 @@
+"""`parqueens status`: what a checkpoint holds, finished or partial, as lines
+and as JSON; a missing file or another kind of file refused in one line.
+In-process through ``cli.main`` (fixture ``cli``); the checkpoints are made
+once (fixture ``real_checkpoints``) and copied where a test changes them."""
+
+import json
+import re
+import shutil
+import sqlite3
+
+import pytest
+
+from parqueens.store import _run_checksum
+
+from cli_helpers import assert_one_line_error
+from naive import A000170
+
+
+def test_status_names_ranges_with_gaps(tmp_path, cli):
+    ck = tmp_path / "t.db"
+    assert cli("table", "4,6,8-9", "--checkpoint", ck, "-q").returncode == 0
+    assert "method=join, n = 4,6,8-9\n" in cli("status", ck).stdout
+
+
+def test_status_json(cli, tmp_path):
+
+    ck = tmp_path / "s.db"
+    assert cli("table", "10-11", "--checkpoint", ck, "-q").returncode == 0
+    d = json.loads(cli("status", ck, "--json").stdout)
+    assert (d["method"], d["fixed"]) == ("join", [])
+    assert [(z["n"], z["done"], z["total"], z["fundamental"]) for z in d["sizes"]] == [
+        (10, True, 724, 92),
+        (11, True, 2680, 341),
+    ]
+
+
+_STATUS_LINE = re.compile(r"n = (\d+) \(\w+\): (\d+)/(\d+) units")
+
+
+def test_status_finished(real_checkpoints, cli):
+    r = cli("status", real_checkpoints / "count12.sqlite")
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
+    assert len(lines) == 1, r.stdout
+    n, done, total = map(int, _STATUS_LINE.search(lines[0]).groups())
+    assert n == 12 and done == total > 0
+    assert str(A000170[12]) in lines[0]
+    assert "left" not in lines[0]
+
+
+def test_status_finished_table(real_checkpoints, cli):
+    r = cli("status", real_checkpoints / "table.sqlite")
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
+    assert [int(_STATUS_LINE.search(x).group(1)) for x in lines] == [8, 9]
+    for line, n in zip(lines, (8, 9), strict=False):
+        _, done, total = map(int, _STATUS_LINE.search(line).groups())
+        assert done == total > 0
+        assert str(A000170[n]) in line
+
+
+def test_status_finished_table_with_tiny_sizes(real_checkpoints, cli):
+    # n = 1 and 2 are solved directly, without work units; a finished table
+    # must still not report them as "not started".
+    r = cli("status", real_checkpoints / "tiny.sqlite")
+    assert r.returncode == 0, r.stderr
+    for n in range(1, 6):
+        lines = [line for line in r.stdout.splitlines() if line.startswith(f"n = {n} (")]
+        assert len(lines) == 1, r.stdout
+        assert "not started" not in lines[0], r.stdout
+        assert re.search(rf"total {A000170[n]}\b", lines[0]), r.stdout
+
+
+@pytest.mark.parametrize("made", ["count13", "join13"])
+def test_status_partial(real_checkpoints, cli, tmp_path, made):
+    path = tmp_path / "partial.sqlite"
+    shutil.copy(real_checkpoints / f"{made}.sqlite", path)
+    db = sqlite3.connect(path)
+    with db:
+        depth, units_total = db.execute(
+            "SELECT split_depth, units_total FROM runs WHERE n = 13"
+        ).fetchone()
+        gone = db.execute(
+            "SELECT unit_id, solutions, s1, s2, s4, s8 FROM units ORDER BY unit_id LIMIT 40"
+        ).fetchall()
+        db.executemany("DELETE FROM units WHERE n = 13 AND unit_id = ?", [(g[0],) for g in gone])
+        # As a run interrupted there leaves its record: not finished, no totals.
+        checksum = _run_checksum(13, depth, units_total, 1, 0, None, None)
+        db.execute(
+            "UPDATE runs SET finished = 0, total = NULL, fundamental = NULL, seconds = 12.5, "
+            "checksum = ? WHERE n = 13",
+            (checksum,),
+        )
+    db.close()
+    if made == "join13":  # a join unit's count is its share of the total
+        missing = sum(int(sol) for _, sol, *_ in gone)
+    else:  # a d4 unit's classes, each weighed by its orbit size
+        missing = sum(8 * int(a) + 4 * int(b) + 2 * int(c) + int(e) for _, _, a, b, c, e in gone)
+    r = cli("status", path)
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stdout.splitlines() if _STATUS_LINE.search(line)]
+    assert len(lines) == 1, r.stdout
+    n, done, total = map(int, _STATUS_LINE.search(lines[0]).groups())
+    assert (n, done, total) == (13, units_total - 40, units_total)
+    assert str(A000170[13] - missing) in lines[0], (lines[0], A000170[13] - missing)
+    assert "left" in lines[0]
+
+
+def test_status_missing_file(cli, tmp_path):
+    r = cli("status", tmp_path / "nope.sqlite")
+    assert_one_line_error(r)
+    assert not (tmp_path / "nope.sqlite").exists()
+
+
+def test_status_not_a_checkpoint(cli, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("hello\n")
+    r = cli("status", path)
+    assert_one_line_error(r)
+    assert path.read_text() == "hello\n"
+
+
+def test_status_names_fixed_queens(cli, tmp_path):
+    ck = tmp_path / "f.db"
+    assert cli("count", 8, "--fixed", "0:0", "--checkpoint", ck).stdout == "4\n"
+    r = cli("status", ck)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0].endswith("method=plain fixed=0:0, n = 8")
+    assert "done: total 4" in r.stdout
+
+
+def test_status_fixed_squares_from_one(cli, tmp_path):
+    assert cli("count", 8, "--fixed", "2:3", "--one-based", "--checkpoint", "c.db", cwd=tmp_path)
+    assert "fixed=1:2" in cli("status", "c.db", cwd=tmp_path).stdout
+    assert "fixed=2:3" in cli("status", "c.db", "--one-based", cwd=tmp_path).stdout
