@@ -94,11 +94,13 @@ class CountPlan:
         from .runner import warm_up
         from .units import plan_count
 
-        # Building units calls kernels: loading them (in a helper thread, so
-        # that a Ctrl-C is not swallowed) is not the build's time.
+        # Building units calls kernels: loading them is not the build's time.
+        # Both in a helper thread: a Ctrl-C in the main thread while a kernel
+        # or numba's cache loader runs there would be swallowed or garbled.
         call_interruptibly(warm_up, self.nodes, self.method == "join")
         t = time.perf_counter()
-        split = plan_count(self.n, self.method, self.jobs, self.split_depth, self.fixed)
+        args = (self.n, self.method, self.jobs, self.split_depth, self.fixed)
+        split = call_interruptibly(plan_count, *args)
         self.build_seconds = time.perf_counter() - t
         return split
 

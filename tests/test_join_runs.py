@@ -178,12 +178,12 @@ def test_the_join_only_where_its_tables_fit(cli, monkeypatch):
         available = 50 * 2**20
 
     monkeypatch.setattr(psutil, "virtual_memory", lambda: Little)
-    r = cli("count", 16, "--jobs", 1, "--json")
-    assert json.loads(r.stdout)["method"] == "d4" and json.loads(r.stdout)["total"] == A000170[16]
-    assert r.stderr.startswith("parqueens: the join of n = 16 needs about ")
+    r = cli("count", 13, "--jobs", 1, "--json")
+    assert json.loads(r.stdout)["method"] == "d4" and json.loads(r.stdout)["total"] == A000170[13]
+    assert r.stderr.startswith("parqueens: the join of n = 13 needs about ")
     assert r.stderr.endswith(
         " of memory, 50 MiB are available: counted by d4 (a search, in little memory)\n"
     )
-    r = cli("count", 16, "--method", "join")
+    r = cli("count", 13, "--method", "join")
     assert_one_line_error(r)
     assert "50 MiB are available; use --method d4, or fewer jobs" in r.stderr

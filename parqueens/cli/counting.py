@@ -283,7 +283,7 @@ def _print_count(args, result):
     # the squares named as the user gave them (from 1 with --one-based)
     conflict = result.conflict and checks.fixed_conflict(args.fixed, args.one_based)
     if conflict:
-        note(args, f"no solution: {conflict}")
+        note(args, f"no solution for n = {result.n}: {conflict}")
     if result.resumed:
         note(args, resumed_text(args, result))
     if args.verify:

@@ -113,7 +113,7 @@ def cmd_solutions(args):
     from ..listing import iter_blocks, planned_count, spill_bytes
 
     if checks.fixed_conflict(fixed):
-        note(args, f"no solution: {checks.fixed_conflict(fixed, args.one_based)}")
+        note(args, f"no solution for n = {args.n}: {checks.fixed_conflict(fixed, args.one_based)}")
     to_file = not is_stdio(args.out)
     expected, exact = None, False
 

@@ -262,7 +262,9 @@ def test_count_fixed(cli):
 def test_count_fixed_conflict(cli):
     r = cli("count", 8, "--fixed", "0:0,1:1")
     assert (r.returncode, r.stdout) == (0, "0\n")
-    assert r.stderr == "parqueens: no solution: fixed queens 0:0 and 1:1 share a diagonal\n"
+    assert r.stderr == (
+        "parqueens: no solution for n = 8: fixed queens 0:0 and 1:1 share a diagonal\n"
+    )
 
 
 @pytest.mark.parametrize(
