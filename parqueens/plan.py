@@ -246,11 +246,13 @@ def plan_run(
             **common, asked=method, method="plain", jobs=1, split_depth=None, direct=True
         )
     jobs = _jobs(jobs, backend, n - len(fixed))
-    kept = None
+    kept, asked = None, method
     if checkpoint is not None and method is None:  # the checkpoint keeps its method
-        method = method_of(checkpoint, None)
+        asked = method = method_of(checkpoint, None)
         if method is None and (split_depth is not None or nodes) and not fixed:
             _refuse_search_on_join(checkpoint)
+        if method is None:  # the file's run is the default's: n may have kept d4
+            method = _size_method(checkpoint, n, resolved)
         if method is not None:
             n, resolved, fixed = check_count(n, method, unique, fixed, split_depth, nodes)
             default = resolve_method(None, n, fixed, unique, split_depth, nodes)
@@ -259,18 +261,26 @@ def plan_run(
         split_depth = checkpoint.run_depth(n) or None  # as the first run chose it
     fallback = None
     if resolved == "join" and backend != "dask":
-        fallback = _join_memory(n, jobs or 1, backend, asked=method)
+        fallback = _join_memory(n, jobs or 1, backend, asked=asked)
         if fallback is not None:
             resolved = "d4"
     return CountPlan(
         **common,
-        asked=method,
+        asked=asked,
         method=resolved,
         jobs=jobs,
         split_depth=split_depth,
         kept=kept,
         fallback=fallback,
     )
+
+
+def _size_method(checkpoint, n, resolved):
+    """The search method n's stored units were counted by, where the
+    default (``resolved``) is the join: a size the join left to d4 for want
+    of memory goes on with d4 (None otherwise)."""
+    stored = checkpoint.unit_method(n) if resolved == METHODS[0] else None
+    return stored if stored in METHODS and stored != METHODS[0] else None
 
 
 def _join_memory(n, jobs, backend, asked):

@@ -31,7 +31,8 @@ def checkpoint_status(path):
     parqueens.store.CheckpointError
         The file is missing, not a checkpoint, damaged, or holds no run yet.
     """
-    from .tally import classes, tally_stored
+    from .runner import checked_classes
+    from .tally import tally_stored
 
     with RunStore(path) as store:
         holder = store.holder()
@@ -59,7 +60,9 @@ def checkpoint_status(path):
                 total, fundamental = s["total"] or 0, s["fundamental"]
             elif s["classified"] and n >= 4 and (method != "join" or finished):
                 fundamental = (
-                    sum(classes(method, n, tally).values()) if finished else (tally.fundamental)
+                    sum(checked_classes(method, n, tally, store).values())
+                    if finished
+                    else tally.fundamental
                 )
             share = 0.0 if finished else _done_share(identity, n, s, method)
             sizes.append(

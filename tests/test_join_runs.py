@@ -187,3 +187,68 @@ def test_the_join_only_where_its_tables_fit(cli, monkeypatch):
     r = cli("count", 13, "--method", "join")
     assert_one_line_error(r)
     assert "50 MiB are available; use --method d4, or fewer jobs" in r.stderr
+
+
+def test_a_size_left_to_d4_for_memory_goes_on_with_d4(cli, tmp_path, monkeypatch):
+    # A checkpoint made while the join did not fit: its sizes were counted by
+    # d4, and the same commands with memory to spare go on with d4.
+    import psutil
+
+    class Little:
+        available = 50 * 2**20
+
+    path = tmp_path / "m.db"
+    with monkeypatch.context() as m:
+        m.setattr(psutil, "virtual_memory", lambda: Little)
+        r = cli("table", "12-13", "--checkpoint", path, "--jobs", 1, "-q")
+        assert r.returncode == 0
+        assert cli("count", 14, "--checkpoint", path, "--jobs", 1, "-q").returncode == 0
+    r = cli("count", 14, "--checkpoint", path, "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["method"] == "d4"
+    assert json.loads(r.stdout)["total"] == A000170[14]
+    assert r.stderr.startswith(f"parqueens: {path} holds a count by d4: going on with d4\n")
+    r = cli("table", "12-15", "--checkpoint", path, "--json", "-q")
+    assert r.returncode == 0, r.stderr
+    assert [row["total"] for row in json.loads(r.stdout)] == A000170[12:16]
+    sizes = json.loads(cli("status", path, "--json").stdout)["sizes"]
+    assert {z["n"]: z["method"] for z in sizes} == {12: "d4", 13: "d4", 14: "d4", 15: "join"}
+    assert "Knuth's random probes" in cli("count", 13, "--checkpoint", path, "--estimate").stdout
+
+
+def test_a_wrong_stored_join_unit_is_named_not_a_traceback(cli, tmp_path):
+    # A faulty machine stored one join unit a solution over, with a valid
+    # checksum: Burnside's lemma no longer divides, and count, table and
+    # status say so in one line naming the file; --recheck 1 finds the unit.
+    import sqlite3
+
+    from parqueens.store import unit_checksum
+
+    path = tmp_path / "j.db"
+    assert cli("count", 12, "--checkpoint", path, "-q").returncode == 0
+    with sqlite3.connect(path) as db:
+        uid, solutions, *rest = db.execute(
+            "SELECT unit_id, solutions, s1, s2, s4, s8, nodes FROM units WHERE n = 12 LIMIT 1"
+        ).fetchone()
+        by_stab, nodes = tuple(int(x) for x in rest[:4]), int(rest[4])
+        wrong = int(solutions) + 1
+        db.execute(
+            "UPDATE units SET solutions = ?, checksum = ? WHERE n = 12 AND unit_id = ?",
+            (str(wrong), unit_checksum(12, uid, wrong, by_stab, nodes), uid),
+        )
+    said = (
+        f"parqueens: error: {path}: the counts of n = 12 are inconsistent",
+        "--recheck 1 searches every stored unit of n = 12 again and names the wrong one\n",
+    )
+    r = cli("count", 12, "--checkpoint", path, "--recheck", 0)
+    assert_one_line_error(r)
+    assert r.stderr.startswith(said[0]) and r.stderr.endswith(said[1])
+    r = cli("status", path)
+    assert_one_line_error(r)
+    assert r.stderr.startswith(said[0]) and r.stderr.endswith(said[1])
+    r = cli("table", 12, "--checkpoint", path, "--recheck", 0)  # after the table's header
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert r.stderr.startswith(said[0]) and r.stderr.endswith(said[1])
+    r = cli("count", 12, "--checkpoint", path, "--recheck", 1)
+    assert_one_line_error(r)
+    assert f"unit {uid}: stored {wrong} solutions" in r.stderr
