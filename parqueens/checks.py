@@ -51,7 +51,7 @@ def check_share(value, name):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number from 0 to 1, got {type(value).__name__}")
     if not 0 <= value <= 1:
-        raise ValueError(f"{name} must be a number from 0 to 1, got {value}")
+        raise ValueError(f"{name} must be a number from 0 to 1, got {value:g}")
     return float(value)
 
 

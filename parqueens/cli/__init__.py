@@ -106,8 +106,8 @@ def _exit(code):
     (module and LLVM finalisers), a sixth of a small count.  The commands
     close their files and checkpoints themselves; once the output is
     flushed and no child process (loky workers, a local Dask cluster) is
-    alive, ``os._exit`` skips the teardown.  Otherwise, or if flushing
-    fails, the usual ``sys.exit``.
+    alive, ``os._exit`` skips the teardown (and so does a second Ctrl-C
+    meanwhile).  Otherwise, or if flushing fails, the usual ``sys.exit``.
     """
     try:
         sys.stdout.flush()
@@ -116,6 +116,8 @@ def _exit(code):
 
         if not psutil.Process().children():
             os._exit(code)
+    except KeyboardInterrupt:  # a second Ctrl-C while leaving: leave at once
+        os._exit(code)
     except Exception:  # a closed stream, say: let Python exit as usual
         pass
     sys.exit(code)

@@ -384,7 +384,7 @@ def _table_rows(args, plans):
         bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]",
     )
     streamed = not args.out and not args.json  # Markdown, row by row
-    rows = []
+    rows = args.table_done = []  # for the line of an interrupt (cli.errors)
     try:
         if streamed:
             with above_bars():  # not into the bar's line on a terminal

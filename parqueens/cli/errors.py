@@ -118,6 +118,12 @@ def interrupt_message(args, exc, code):
     command = getattr(args, "command", None)
     if checkpoint and not os.path.exists(checkpoint):
         return f"parqueens: {what} before anything was stored in {checkpoint}"
+    done = getattr(args, "table_done", None) if command == "table" else None
+    if done and not isinstance(exc, RunInterrupted):  # between two sizes of a table
+        where = f"{what} after n = {done[-1].n}, before the next size's search started"
+        if checkpoint:
+            return f"parqueens: {where}; the sizes done are kept in {checkpoint}: {resume_hint()}"
+        return f"parqueens: {where}"
     if checkpoint and not isinstance(exc, RunInterrupted):
         return (
             f"parqueens: {what} before the search started; nothing new was stored in "

@@ -709,3 +709,21 @@ def test_worker_killed_mid_run_then_resume(cli, tmp_path):
     assert r.returncode == 0 and r.stdout.strip() == str(A000170[16]), r.stderr
     m = _RESUMED.search(r.stderr)
     assert m and int(m.group(1)) == kept
+
+
+def test_a_second_interrupt_while_leaving_leaves_at_once(monkeypatch):
+    # A second Ctrl-C (timeout(1) may send two) landing in _exit: no
+    # traceback, the exit code of the first.
+    import psutil
+
+    from parqueens import cli as cli_package
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    left = []
+    monkeypatch.setattr(psutil, "Process", interrupted)
+    monkeypatch.setattr(cli_package.os, "_exit", left.append)
+    with pytest.raises(SystemExit):  # after the stand-in os._exit returns
+        cli_package._exit(130)
+    assert left == [130]

@@ -217,3 +217,29 @@ def test_a_table_says_what_it_resumed(cli, tmp_path):
         f"parqueens: n = 12: resumed 52 of 52 units from {path}; searched 52 of them again: "
         "the same results\n"
     ) in r.stderr
+
+
+@pytest.mark.parametrize("checkpoint", [False, True])
+def test_interrupt_between_two_sizes_names_the_last_done(cli, tmp_path, monkeypatch, checkpoint):
+    # Ctrl-C while the next size is being planned: the rows printed stand,
+    # and the line says how far the table got (not "before the search started").
+    from parqueens import runner
+
+    real = runner.run_plan
+
+    def interrupted_at_13(plan, **kw):
+        if plan.n == 13:
+            raise KeyboardInterrupt
+        return real(plan, **kw)
+
+    monkeypatch.setattr(runner, "run_plan", interrupted_at_13)
+    path = tmp_path / "t.db"
+    args = ["table", "11-14", "--jobs", 1] + (["--checkpoint", path] if checkpoint else [])
+    r = cli(*args)
+    assert r.returncode == 130
+    _, rows = _markdown_rows(r.stdout)
+    assert [(row["n"], row["total"]) for row in rows] == [("11", "2680"), ("12", "14200")]
+    line = "parqueens: interrupted after n = 12, before the next size's search started"
+    if checkpoint:
+        line += f"; the sizes done are kept in {path}: run `parqueens "
+    assert r.stderr.startswith(line) and r.stderr.count("\n") == 1
