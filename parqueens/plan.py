@@ -261,9 +261,17 @@ def plan_run(
         split_depth = checkpoint.run_depth(n) or None  # as the first run chose it
     fallback = None
     if resolved == "join" and backend != "dask":
-        fallback = _join_memory(n, jobs or 1, backend, asked=asked)
-        if fallback is not None:
+        short = _join_memory(n, jobs or 1, backend, asked=asked)
+        if short is not None and checkpoint is not None and checkpoint.unit_method(n):
+            from .store import CheckpointError
+
+            raise CheckpointError(  # its units are the join's: d4 cannot go on with them
+                f"{checkpoint.path}: n = {n} was counted there by the join, and {short}: run "
+                f"it where more memory is free, with fewer jobs, or use another file"
+            )
+        if short is not None:
             resolved = "d4"
+            fallback = f"{short}: counted by d4 (a search, in little memory)"
     return CountPlan(
         **common,
         asked=asked,
@@ -287,7 +295,7 @@ def _join_memory(n, jobs, backend, asked):
     """Whether the join of n fits in the memory available now
     (:func:`parqueens.join.join_memory`: its tables, once per process with
     threads, in each worker process with loky): None if it does; else, when
-    the join was the default, why d4 counts instead (a note); raises
+    the join was the default, why it does not (the memory needed and free); raises
     ValueError when the join was asked for by name."""
     import psutil
 
@@ -305,7 +313,7 @@ def _join_memory(n, jobs, backend, asked):
     )
     if asked == "join":
         raise ValueError(f"{text}; use --method d4, or fewer jobs")
-    return f"{text}: counted by d4 (a search, in little memory)"
+    return text
 
 
 def _refuse_search_on_join(checkpoint):

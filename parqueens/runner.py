@@ -469,6 +469,8 @@ def run_plan(plan, *, progress=False, recheck=None):
         result.half_turn, result.quarter_turn = fixed_by_turns(orbits)
     result.seconds = result.run_seconds = time.perf_counter() - start + plan.build_seconds
     if checkpoint is not None:
+        if not todo:  # all read back: the units must still add up to the record
+            checkpoint.check_total(n, result.total)
         checkpoint.finish_run(n, result.total, result.fundamental)
         # The stored chunks' time of every run of n, this one's included:
         # the same figure however many runs it took.

@@ -515,6 +515,20 @@ class RunStore(CheckpointFile):
             )
             self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?", (seconds, n))
 
+    def check_total(self, n, total):
+        """Refuse a total of n (the sum of its stored units) other than the
+        one recorded when n was finished: a stored result is wrong, though
+        its checksum holds (a faulty machine, or a file edited with its
+        checksums).  Raises :class:`CheckpointError`."""
+        runs = self._runs(n)
+        if runs and runs[0].finished and runs[0].total not in (None, total):
+            raise CheckpointError(
+                f"{self.path}: the units of n = {n} add up to {total}, but n = {n} was "
+                f"finished with {runs[0].total}: a result stored there is wrong (a faulty "
+                f"machine, or a file edited with its checksums); --recheck 1 searches every "
+                f"stored unit of n = {n} again and names the wrong one"
+            )
+
     def finish_run(self, n, total, fundamental=None):
         """Mark the run of n complete, with its final counts (ints).
 

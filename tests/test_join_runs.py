@@ -252,3 +252,49 @@ def test_a_wrong_stored_join_unit_is_named_not_a_traceback(cli, tmp_path):
     r = cli("count", 12, "--checkpoint", path, "--recheck", 1)
     assert_one_line_error(r)
     assert f"unit {uid}: stored {wrong} solutions" in r.stderr
+
+
+def test_a_wrong_stored_unit_that_divides_is_caught_by_the_record(cli, tmp_path):
+    # A unit changed by 8 keeps Burnside's divisions exact; the size's record,
+    # finished with the right total, no longer matches the units' sum.
+    import sqlite3
+
+    from parqueens.store import unit_checksum
+
+    path = tmp_path / "j8.db"
+    assert cli("count", 12, "--checkpoint", path, "-q").returncode == 0
+    with sqlite3.connect(path) as db:
+        uid, solutions, *rest = db.execute(
+            "SELECT unit_id, solutions, s1, s2, s4, s8, nodes FROM units WHERE n = 12 LIMIT 1"
+        ).fetchone()
+        by_stab, nodes = tuple(int(x) for x in rest[:4]), int(rest[4])
+        wrong = int(solutions) + 8
+        db.execute(
+            "UPDATE units SET solutions = ?, checksum = ? WHERE n = 12 AND unit_id = ?",
+            (str(wrong), unit_checksum(12, uid, wrong, by_stab, nodes), uid),
+        )
+    for args in (["count", 12, "--checkpoint", path, "--recheck", 0], ["status", path]):
+        r = cli(*args)
+        assert_one_line_error(r)
+        assert r.stderr.startswith(f"parqueens: error: {path}: the units of n = 12 add up to ")
+        assert f"but n = 12 was finished with {A000170[12]}: " in r.stderr
+    assert cli("count", 12, "--checkpoint", path, "--recheck", 0).returncode == 2  # kept
+
+
+def test_a_join_checkpoint_without_the_memory_is_refused_in_one_line(cli, tmp_path, monkeypatch):
+    # The join's units cannot be resumed by d4: no fallback, one line saying why.
+    import psutil
+
+    class Little:
+        available = 50 * 2**20
+
+    path = tmp_path / "jl.db"
+    assert cli("count", 13, "--checkpoint", path, "-q").returncode == 0
+    monkeypatch.setattr(psutil, "virtual_memory", lambda: Little)
+    r = cli("count", 13, "--checkpoint", path)
+    assert_one_line_error(r)
+    assert r.stderr.startswith(f"parqueens: error: {path}: n = 13 was counted there by the join, ")
+    assert r.stderr.endswith(
+        "50 MiB are available: run it where more memory is free, with fewer jobs, or use "
+        "another file\n"
+    )
