@@ -267,7 +267,8 @@ def plan_run(
 
             raise CheckpointError(  # its units are the join's: d4 cannot go on with them
                 f"{checkpoint.path}: n = {n} was counted there by the join, and {short}: run "
-                f"it where more memory is free, with fewer jobs, or use another file"
+                f"it where more memory is free{', with fewer jobs' * (jobs > 1)}, or use "
+                f"another file"
             )
         if short is not None:
             resolved = "d4"
@@ -312,7 +313,7 @@ def _join_memory(n, jobs, backend, asked):
         f"{format_bytes(available)} are available"
     )
     if asked == "join":
-        raise ValueError(f"{text}; use --method d4, or fewer jobs")
+        raise ValueError(f"{text}; use --method d4" + ", or fewer jobs" * (jobs > 1))
     return text
 
 

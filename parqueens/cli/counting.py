@@ -154,7 +154,9 @@ def _claim(args, plans):
 
 def _note_kept(args, plans):
     for method in sorted({p.kept for p in plans if p.kept}):
-        note(args, f"{args.checkpoint} holds a count by {method}: going on with {method}")
+        ns = [p.n for p in plans if p.kept == method]
+        sizes = "" if len(ns) == len(plans) else f" of n = {', '.join(map(str, ns))}"
+        note(args, f"{args.checkpoint} holds a count{sizes} by {method}: going on with {method}")
 
 
 def _backend(args):
