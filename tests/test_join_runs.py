@@ -219,26 +219,34 @@ def test_a_size_left_to_d4_for_memory_goes_on_with_d4(cli, tmp_path, monkeypatch
     assert "Knuth's random probes" in cli("count", 13, "--checkpoint", path, "--estimate").stdout
 
 
-def test_a_wrong_stored_join_unit_is_named_not_a_traceback(cli, tmp_path):
-    # A faulty machine stored one join unit a solution over, with a valid
-    # checksum: Burnside's lemma no longer divides, and count, table and
-    # status say so in one line naming the file; --recheck 1 finds the unit.
+def _store_a_wrong_unit(path, n, delta):
+    """A faulty machine: one stored unit of n off by ``delta`` solutions,
+    with a valid checksum.  Returns its id and its wrong count."""
     import sqlite3
 
     from parqueens.store import unit_checksum
 
-    path = tmp_path / "j.db"
-    assert cli("count", 12, "--checkpoint", path, "-q").returncode == 0
     with sqlite3.connect(path) as db:
         uid, solutions, *rest = db.execute(
-            "SELECT unit_id, solutions, s1, s2, s4, s8, nodes FROM units WHERE n = 12 LIMIT 1"
+            "SELECT unit_id, solutions, s1, s2, s4, s8, nodes FROM units WHERE n = ? LIMIT 1",
+            (n,),
         ).fetchone()
         by_stab, nodes = tuple(int(x) for x in rest[:4]), int(rest[4])
-        wrong = int(solutions) + 1
+        wrong = int(solutions) + delta
         db.execute(
-            "UPDATE units SET solutions = ?, checksum = ? WHERE n = 12 AND unit_id = ?",
-            (str(wrong), unit_checksum(12, uid, wrong, by_stab, nodes), uid),
+            "UPDATE units SET solutions = ?, checksum = ? WHERE n = ? AND unit_id = ?",
+            (str(wrong), unit_checksum(n, uid, wrong, by_stab, nodes), n, uid),
         )
+    return uid, wrong
+
+
+def test_a_wrong_stored_join_unit_is_named_not_a_traceback(cli, tmp_path):
+    # A faulty machine stored one join unit a solution over, with a valid
+    # checksum: Burnside's lemma no longer divides, and count, table and
+    # status say so in one line naming the file; --recheck 1 finds the unit.
+    path = tmp_path / "j.db"
+    assert cli("count", 12, "--checkpoint", path, "-q").returncode == 0
+    uid, wrong = _store_a_wrong_unit(path, 12, 1)
     said = (
         f"parqueens: error: {path}: the counts of n = 12 are inconsistent",
         "--recheck 1 searches every stored unit of n = 12 again and names the wrong one\n",
@@ -260,22 +268,9 @@ def test_a_wrong_stored_join_unit_is_named_not_a_traceback(cli, tmp_path):
 def test_a_wrong_stored_unit_that_divides_is_caught_by_the_record(cli, tmp_path):
     # A unit changed by 8 keeps Burnside's divisions exact; the size's record,
     # finished with the right total, no longer matches the units' sum.
-    import sqlite3
-
-    from parqueens.store import unit_checksum
-
     path = tmp_path / "j8.db"
     assert cli("count", 12, "--checkpoint", path, "-q").returncode == 0
-    with sqlite3.connect(path) as db:
-        uid, solutions, *rest = db.execute(
-            "SELECT unit_id, solutions, s1, s2, s4, s8, nodes FROM units WHERE n = 12 LIMIT 1"
-        ).fetchone()
-        by_stab, nodes = tuple(int(x) for x in rest[:4]), int(rest[4])
-        wrong = int(solutions) + 8
-        db.execute(
-            "UPDATE units SET solutions = ?, checksum = ? WHERE n = 12 AND unit_id = ?",
-            (str(wrong), unit_checksum(12, uid, wrong, by_stab, nodes), uid),
-        )
+    _store_a_wrong_unit(path, 12, 8)
     for args in (["count", 12, "--checkpoint", path, "--recheck", 0], ["status", path]):
         r = cli(*args)
         assert_one_line_error(r)
