@@ -32,7 +32,7 @@ from .checks import check_recheck, check_share, fixed_conflict
 from .methods import units_classified
 from .names import ORBIT_SIZES
 from .plan import plan_run
-from .store import CheckpointError, forget_unit_hint
+from .store import CheckpointError, ResultMismatch, forget_unit_hint
 from .tally import Tally, UnitResult, classes, fixed_by_turns
 
 # numpy, the numba kernels and the work units are imported where they are
@@ -463,7 +463,7 @@ def run_plan(plan, *, progress=False, recheck=None):
         rechecked=rechecked,
     )
     if unique or split.method == "join":  # the join's classes check its total, always
-        orbits = checked_classes(split.method, n, tally, checkpoint if result.resumed else None)
+        orbits = classes(split.method, n, tally, checkpoint if result.resumed else None)
     if unique:
         result.orbits, result.fundamental = orbits, sum(orbits.values())
         result.half_turn, result.quarter_turn = fixed_by_turns(orbits)
@@ -526,31 +526,6 @@ def _resume(plan, checkpoint, unique):
 
 #: Units searched again on resume when ``recheck`` is None.
 RECHECK_UNITS = 2
-
-
-class ResultMismatch(CheckpointError):
-    """A unit searched again gave another result than its stored one, or the
-    counts of a size with units read from a checkpoint are inconsistent."""
-
-
-def checked_classes(method, n, tally, checkpoint=None):
-    """:func:`parqueens.tally.classes`, for a tally that holds units read
-    from ``checkpoint`` (a :class:`parqueens.store.RunStore`, or None for
-    units all searched by this run): counts that do not add up there mean a
-    stored result is wrong (a faulty machine, or a file edited with its
-    checksums), a :class:`ResultMismatch` naming the file; without one, an
-    internal error (RuntimeError)."""
-    try:
-        return classes(method, n, tally)
-    except RuntimeError as exc:
-        if checkpoint is None:
-            raise
-        detail = str(exc).removeprefix("internal error: ")
-        raise ResultMismatch(
-            f"{checkpoint.path}: {detail}: a result stored there is wrong (a faulty machine, "
-            f"or a file edited with its checksums); --recheck 1 searches every stored unit "
-            f"of n = {n} again and names the wrong one"
-        ) from None
 
 
 def _recheck(plan, held, path, unique, share, jobs, backend):

@@ -31,8 +31,7 @@ def checkpoint_status(path):
     parqueens.store.CheckpointError
         The file is missing, not a checkpoint, damaged, or holds no run yet.
     """
-    from .runner import checked_classes
-    from .tally import tally_stored
+    from .tally import classes, tally_stored
 
     with RunStore(path) as store:
         holder = store.holder()
@@ -60,7 +59,7 @@ def checkpoint_status(path):
                 total, fundamental = s["total"] or 0, s["fundamental"]
             elif s["classified"] and n >= 4 and (method != "join" or finished):
                 fundamental = (
-                    sum(checked_classes(method, n, tally, store).values())
+                    sum(classes(method, n, tally, store).values())
                     if finished
                     else tally.fundamental
                 )

@@ -46,12 +46,20 @@ __all__ = [
     "FORMAT",
     "CheckpointError",
     "CheckpointInUse",
+    "ResultMismatch",
     "RunStore",
     "forget_unit_hint",
     "unit_checksum",
 ]
 
 FORMAT = "parqueens-checkpoint-2"
+
+
+class ResultMismatch(CheckpointError):
+    """A stored result found wrong though its checksum holds: a unit searched
+    again gave another result, or the counts of a size read from the file
+    do not add up."""
+
 
 #: Earlier formats, refused with their own message (1: rows without checksums).
 _OLD_FORMATS = ("parqueens-checkpoint-1",)
@@ -515,19 +523,24 @@ class RunStore(CheckpointFile):
             )
             self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?", (seconds, n))
 
+    def wrong_result(self, n, what):
+        """A :class:`ResultMismatch` for counts of n read from this file that
+        do not add up (``what`` says how)."""
+        return ResultMismatch(
+            f"{self.path}: {what}: a result stored there is wrong (a faulty machine, or a "
+            f"file edited with its checksums); --recheck 1 searches every stored unit of "
+            f"n = {n} again and names the wrong one"
+        )
+
     def check_total(self, n, total):
         """Refuse a total of n (the sum of its stored units) other than the
         one recorded when n was finished: a stored result is wrong, though
         its checksum holds (a faulty machine, or a file edited with its
-        checksums).  Raises :class:`CheckpointError`."""
+        checksums).  Raises :class:`ResultMismatch`."""
         runs = self._runs(n)
         if runs and runs[0].finished and runs[0].total not in (None, total):
-            raise CheckpointError(
-                f"{self.path}: the units of n = {n} add up to {total}, but n = {n} was "
-                f"finished with {runs[0].total}: a result stored there is wrong (a faulty "
-                f"machine, or a file edited with its checksums); --recheck 1 searches every "
-                f"stored unit of n = {n} again and names the wrong one"
-            )
+            what = f"the units of n = {n} add up to {total}, but n = {n} was finished with"
+            raise self.wrong_result(n, f"{what} {runs[0].total}")
 
     def finish_run(self, n, total, fundamental=None):
         """Mark the run of n complete, with its final counts (ints).

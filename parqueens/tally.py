@@ -83,22 +83,31 @@ def tally_stored(method, stored):
     return tally
 
 
-def classes(method, n, tally):
+def classes(method, n, tally, checkpoint=None):
     """The symmetry classes of a complete count of board size n, by orbit
     size (see :attr:`CountResult.orbits`): for ``join``, from the total and
     the solutions fixed by the rotations, by Burnside's lemma
     (:func:`parqueens.burnside.orbits_from_counts`); else from the classes
     the units found (``tally``, a :class:`Tally`).
 
-    Raises RuntimeError (an internal error: a wrong count detected, never
-    printed) if they do not add up to the total."""
-    if method == "join":
-        from .burnside import count_half_turn, count_quarter_turn, orbits_from_counts
+    Counts that do not add up raise RuntimeError (an internal error: a
+    wrong count detected, never printed), or where ``tally`` holds units
+    read from ``checkpoint`` (a :class:`parqueens.store.RunStore`), a
+    :class:`parqueens.store.ResultMismatch` naming the file: a stored result
+    is wrong."""
+    try:
+        if method == "join":
+            from .burnside import count_half_turn, count_quarter_turn, orbits_from_counts
 
-        return orbits_from_counts(n, tally.total, count_half_turn(n), count_quarter_turn(n))
-    if sum(size * c for size, c in tally.orbits.items()) != tally.total:
-        raise RuntimeError(f"internal error: orbit sizes of n = {n} do not add up to the total")
-    return tally.orbits
+            p, r = count_half_turn(n), count_quarter_turn(n)
+            return orbits_from_counts(n, tally.total, p, r)
+        if sum(size * c for size, c in tally.orbits.items()) != tally.total:
+            raise RuntimeError(f"internal error: orbit sizes of n = {n} do not add up to the total")
+        return tally.orbits
+    except RuntimeError as exc:
+        if checkpoint is None:
+            raise
+        raise checkpoint.wrong_result(n, str(exc).removeprefix("internal error: ")) from None
 
 
 def fixed_by_turns(orbits):
