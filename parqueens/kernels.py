@@ -80,7 +80,7 @@ class _CompileNotice(event.Listener):
             type(self).said = True
             logging.getLogger("parqueens").info(
                 "compiling the search kernels for their first use (numba; cached for later "
-                "runs, this takes seconds)"
+                "runs, this takes up to half a minute)"
             )
 
     def on_end(self, ev):
