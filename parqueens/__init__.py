@@ -28,10 +28,10 @@ _LAZY = {
     "construct": "construction",
     "is_solution": "construction",
     "NoSolution": "construction",
-    "first_solution": "listing",
-    "solutions": "listing",
-    "CountResult": "runner",
-    "run_count": "runner",
+    "first_solution": "run.listing",
+    "solutions": "run.listing",
+    "CountResult": "run.runner",
+    "run_count": "run.runner",
     "Board": "pictures",
     "canonical": "symmetry",
     "orbit": "symmetry",
@@ -92,7 +92,7 @@ def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=
     TypeError, ValueError
         For invalid arguments.
     """
-    from .runner import run_count
+    from .run.runner import run_count
 
     return run_count(
         n, jobs=jobs, method=method, split_depth=split_depth, progress=progress, fixed=fixed
@@ -106,7 +106,7 @@ def count_unique(n, *, jobs=None, method=None, split_depth=None, progress=False)
     ``total`` is OEIS A000170, ``fundamental`` OEIS A002562 and ``orbits``
     maps orbit size (8, 4, 2, 1) to the number of classes of that size.
     """
-    from .runner import run_count
+    from .run.runner import run_count
 
     return run_count(
         n, unique=True, jobs=jobs, method=method, split_depth=split_depth, progress=progress

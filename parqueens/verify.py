@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import small
 from .io.npy import npy_dtype
+from .search import small
 
 #: At most this many solutions, in one block, are checked in Python: a short
 #: list is answered before numba would have loaded its kernels.
@@ -242,7 +242,7 @@ def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_
     if direct:
         scan, find_repeats = _scan_direct, _repeats_direct
     else:
-        from .kernels import scan_solutions as scan
+        from .search.kernels import scan_solutions as scan
 
         find_repeats = _find_repeats
     blocks = itertools.chain(head, blocks)
@@ -339,7 +339,7 @@ def _first_problem(first, n, one_based, bad_rows):
 
 def _find_repeats(rows, valid):
     """``repeat[i]``: valid row ``i`` equals an earlier valid row."""
-    from .kernels import repeated_rows, row_hashes
+    from .search.kernels import repeated_rows, row_hashes
 
     hashes = row_hashes(rows)
     where = np.flatnonzero(valid)

@@ -16,7 +16,7 @@ import statistics
 import time
 
 import parqueens
-from parqueens.burnside import MAX_SYMMETRIC_N, count_half_turn, count_quarter_turn
+from parqueens.join.burnside import MAX_SYMMETRIC_N, count_half_turn, count_quarter_turn
 
 
 def median_seconds(fn, n, repeat):

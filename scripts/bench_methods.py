@@ -17,8 +17,8 @@ import argparse
 import statistics
 import time
 
-from parqueens.runner import search_specs, warm_up
-from parqueens.units import iter_units
+from parqueens.run.runner import search_specs, warm_up
+from parqueens.search.units import iter_units
 
 
 def specs_of(n, method, depth):

@@ -20,8 +20,8 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from parqueens import backends  # noqa: E402
-from parqueens.backends import (  # noqa: E402
+from parqueens.run import backends  # noqa: E402
+from parqueens.run.backends import (  # noqa: E402
     BackendError,
     ClusterLost,
     _watch_workers,
@@ -29,8 +29,8 @@ from parqueens.backends import (  # noqa: E402
     dask_client,
     worker_failure,
 )
-from parqueens.runner import run_count  # noqa: E402
-from parqueens.store import RunStore  # noqa: E402
+from parqueens.run.runner import run_count  # noqa: E402
+from parqueens.run.store import RunStore  # noqa: E402
 
 from checkpoint_helpers import stored_units, wait_for_units  # noqa: E402
 from cli_helpers import assert_one_line_error, popen_cli  # noqa: E402

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import parqueens
-from parqueens.burnside import (
+from parqueens.join.burnside import (
     MAX_SYMMETRIC_N,
     _count_half_turn,
     _count_quarter_turn,

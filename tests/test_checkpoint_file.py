@@ -21,9 +21,9 @@ import time
 
 import pytest
 
-import parqueens.checkpoint_file as checkpoint_file
-from parqueens.runner import run_count
-from parqueens.store import CheckpointError, CheckpointInUse, RunStore
+import parqueens.run.checkpoint_file as checkpoint_file
+from parqueens.run.runner import run_count
+from parqueens.run.store import CheckpointError, CheckpointInUse, RunStore
 
 from cli_helpers import popen_cli
 from naive import A000170, A002562

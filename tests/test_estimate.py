@@ -2,7 +2,7 @@
 
 
 def test_table_progress_weights_follow_the_work():
-    from parqueens.estimate import size_weights
+    from parqueens.run.estimate import size_weights
 
     w = size_weights([1, 2, 10, 14, 16, 17])
     assert abs(sum(w) - 1) < 1e-9 and w == sorted(w)

@@ -10,7 +10,7 @@ import pathlib
 import pytest
 
 from parqueens.formats import SolutionWriter
-from parqueens.listing import iter_blocks
+from parqueens.run.listing import iter_blocks
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden_listing.json").read_text())
 
@@ -39,7 +39,7 @@ def test_listing_bytes_unchanged(tmp_path, jobs):
 def test_mirror_read_back_in_small_pieces(monkeypatch):
     # Many chunks and a read-back a few rows at a time: the same stream as
     # the brute force, and every limit cuts it at the same place.
-    import parqueens.listing as listing
+    import parqueens.run.listing as listing
 
     from naive import solutions as brute
 

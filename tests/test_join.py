@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parqueens.join import (
+from parqueens.join.units import (
     JoinUnit,
     count_join,
     count_join_units,
@@ -21,9 +21,9 @@ from parqueens.join import (
     join_memory,
     join_units,
 )
-from parqueens.kernels import count_batch
 from parqueens.methods import join_serves as serves
 from parqueens.names import JOIN_MAX_N, JOIN_MIN_N
+from parqueens.search.kernels import count_batch
 
 from naive import A000170
 

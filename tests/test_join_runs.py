@@ -9,10 +9,10 @@ import pytest
 
 import parqueens
 from parqueens import methods
-from parqueens.backends import RunInterrupted
 from parqueens.names import JOIN_MAX_N, JOIN_MIN_N
-from parqueens.runner import run_count
-from parqueens.store import RunStore
+from parqueens.run.backends import RunInterrupted
+from parqueens.run.runner import run_count
+from parqueens.run.store import RunStore
 
 from cli_helpers import assert_one_line_error
 from naive import A000170, A002562
@@ -70,7 +70,7 @@ def test_join_and_d4_agree_on_larger_boards(n):
 
 def test_a_wrong_total_is_caught_by_its_classes(monkeypatch):
     # One solution too many: (Q - P) / 8 has a remainder, an internal error.
-    import parqueens.join as join
+    import parqueens.join.units as join
 
     real = join.count_join_units
 
@@ -224,7 +224,7 @@ def _store_a_wrong_unit(path, n, delta):
     with a valid checksum.  Returns its id and its wrong count."""
     import sqlite3
 
-    from parqueens.store import unit_checksum
+    from parqueens.run.store import unit_checksum
 
     with sqlite3.connect(path) as db:
         uid, solutions, *rest = db.execute(

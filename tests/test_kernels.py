@@ -11,7 +11,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parqueens.kernels import (
+from parqueens.run.runner import run_count
+from parqueens.search.kernels import (
     WORK_SIZE,
     _count,
     bans_beyond,
@@ -20,7 +21,6 @@ from parqueens.kernels import (
     list_solutions,
     place_queens,
 )
-from parqueens.runner import run_count
 from parqueens.symmetry import canonical, orbit_size
 
 from naive import A000170, A002562, solutions

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 import parqueens
 from parqueens import symmetry
 from parqueens.construction import is_solution
-from parqueens.listing import first_solution, iter_blocks, planned_count, solutions
-from parqueens.runner import run_count
+from parqueens.run.listing import first_solution, iter_blocks, planned_count, solutions
+from parqueens.run.runner import run_count
 
 import naive
 
@@ -321,7 +321,7 @@ def test_threads_search_a_bounded_window_ahead(monkeypatch):
     # two chunks per thread are searched ahead (memory stays bounded).
     import time
 
-    from parqueens import listing
+    from parqueens.run import listing
 
     calls = []
     real = listing._enumerate_units
@@ -343,7 +343,7 @@ def test_threads_search_a_bounded_window_ahead(monkeypatch):
 def test_units_with_more_solutions_than_a_buffer_are_split(monkeypatch):
     # A unit that finds more solutions than _UNIT_ROWS is searched again as
     # its children, in order: the list is the same, whatever the buffer.
-    from parqueens import listing
+    from parqueens.run import listing
 
     expected = {n: from_blocks(n, jobs=1) for n in (9, 10)}
     fixed = [(9, 3)]
@@ -368,7 +368,7 @@ def test_fixed_bottom_rows_list_as_fast_as_they_count():
 
 
 def listing_depth_for(n, fixed):
-    from parqueens.listing import _listing_depth
+    from parqueens.run.listing import _listing_depth
 
     return _listing_depth(n, "plain", fixed, 2)
 
@@ -380,7 +380,7 @@ def test_spill_file_folder_and_a_full_disk(tmp_path, monkeypatch):
     import io
     import tempfile
 
-    from parqueens import listing
+    from parqueens.run import listing
 
     folders = []
     real = tempfile.TemporaryFile
@@ -406,7 +406,7 @@ def test_spill_file_folder_and_a_full_disk(tmp_path, monkeypatch):
 
 def test_listing_threads_bounded(monkeypatch):
     """A listing with --jobs 1000 must not start 1000 threads."""
-    import parqueens.listing as listing
+    import parqueens.run.listing as listing
 
     seen = []
     real = listing.ThreadPoolExecutor

@@ -7,7 +7,7 @@ from parqueens import checks, names
 
 
 def test_names_are_the_ones_used():
-    from parqueens import units
+    from parqueens.search import units
 
     # (the formats: one object per name, tests/io/test_registry.py)
     assert set(units.WEIGHTS) == set(names.METHODS)

@@ -1,7 +1,7 @@
 """A count decided once (parqueens.plan): the run's identity names the default
 method."""
 
-from parqueens.plan import run_identity
+from parqueens.run.plan import run_identity
 
 
 def test_run_identity_names_the_default():

@@ -11,11 +11,11 @@ import joblib
 import pytest
 
 import parqueens
-import parqueens.runner as runner
-from parqueens.backends import plan_jobs
-from parqueens.runner import ResultMismatch, run_count
-from parqueens.store import CheckpointError, RunStore
-from parqueens.tally import UnitResult
+import parqueens.run.runner as runner
+from parqueens.run.backends import plan_jobs
+from parqueens.run.runner import ResultMismatch, run_count
+from parqueens.run.store import CheckpointError, RunStore
+from parqueens.run.tally import UnitResult
 
 from checkpoint_helpers import sql
 from cli_helpers import assert_one_line_error
@@ -144,7 +144,7 @@ def test_invalid_arguments():
         parqueens.count(8, method="d4", split_depth=0)
     with pytest.raises(TypeError):
         parqueens.count(8, jobs=1.5)
-    from parqueens.runner import run_count
+    from parqueens.run.runner import run_count
 
     with pytest.raises(ValueError, match="unknown backend"):
         run_count(8, backend="foo")
@@ -427,8 +427,8 @@ def test_worker_lost_in_the_recheck_counts_the_runs_units(tmp_path, monkeypatch)
     """A worker lost while a resume searches stored units again (its
     recheck): the error counts the units the run has left, not the
     sample's (it said "one of the 1 unfinished units" with 227 left)."""
-    from parqueens import runner
-    from parqueens.backends import WorkerDied
+    from parqueens.run import runner
+    from parqueens.run.backends import WorkerDied
 
     path = tmp_path / "r.sqlite"
     params = {"test": "recheck"}
@@ -458,8 +458,8 @@ def test_chunks_by_work_store_the_first_units_early():
     # The largest units come first and each is a chunk of its own, so the
     # first results reach the checkpoint after one unit, not a 16th of the
     # units (at n = 18 the first 9 of 304 held 24 % of the work: 20 s).
-    from parqueens.runner import _chunks
-    from parqueens.units import plan_count, work_shares
+    from parqueens.run.runner import _chunks
+    from parqueens.search.units import plan_count, work_shares
 
     units = list(plan_count(18, "d4", 2).units)
     shares = dict(zip((u.id for u in units), work_shares(units), strict=True))
@@ -522,8 +522,8 @@ def test_stop_flag_abandons_a_chunk_within_a_unit():
 
     import numpy as np
 
-    from parqueens.runner import Stopped, run_chunk
-    from parqueens.units import make_units
+    from parqueens.run.runner import Stopped, run_chunk
+    from parqueens.search.units import make_units
 
     units = make_units(17, "d4", 3)  # about 5 s in all, the largest unit 0.03 s
     stop = np.zeros(1, np.uint8)
@@ -572,7 +572,7 @@ def test_resumed_size_reports_the_time_of_all_its_units(cli, tmp_path):
 def test_interrupt_right_after_a_save_counts_the_saved_chunk(tmp_path, monkeypatch):
     # Ctrl-C landing between a chunk's commit and the run's own count: the
     # message says what the file holds, not one chunk less.
-    from parqueens.backends import RunInterrupted
+    from parqueens.run.backends import RunInterrupted
 
     real_add = RunStore.add
 
@@ -588,7 +588,7 @@ def test_interrupt_right_after_a_save_counts_the_saved_chunk(tmp_path, monkeypat
 
 
 def test_the_recheck_searches_in_the_plan_order(tmp_path, monkeypatch):
-    import parqueens.runner as runner
+    import parqueens.run.runner as runner
 
     seen = []
     real = runner.iter_chunks

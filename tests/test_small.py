@@ -4,9 +4,9 @@ board it serves, and what a fresh process loads for it."""
 import numpy as np
 import pytest
 
-from parqueens import small
-from parqueens.listing import first_solution, iter_blocks
-from parqueens.runner import run_count
+from parqueens.run.listing import first_solution, iter_blocks
+from parqueens.run.runner import run_count
+from parqueens.search import small
 
 from cli_helpers import fresh_main
 from naive import A000170, A002562

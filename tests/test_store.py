@@ -15,9 +15,9 @@ import sqlite3
 
 import pytest
 
-import parqueens.checkpoint_file as checkpoint_file
-from parqueens.runner import run_count
-from parqueens.store import CheckpointError, RunStore
+import parqueens.run.checkpoint_file as checkpoint_file
+from parqueens.run.runner import run_count
+from parqueens.run.store import CheckpointError, RunStore
 
 from checkpoint_helpers import sha256, sql
 from cli_helpers import assert_one_line_error
@@ -493,7 +493,7 @@ def test_status_of_units_without_their_size_record(cli, finished):
 
 
 def test_library_refuses_other_params(tmp_path):
-    from parqueens.store import CheckpointError
+    from parqueens.run.store import CheckpointError
 
     path = tmp_path / "c.sqlite"
     with RunStore(path, {"a": 1}) as store:
@@ -612,7 +612,7 @@ def test_plain_units_without_classes_serve_only_counts_without_unique(cli, tmp_p
 def _read_only(monkeypatch, path):
     """Make ``path`` read-only as a non-root user sees it (the tests may run as
     root, whom chmod does not stop)."""
-    import parqueens.checkpoint_file as checkpoint_file
+    import parqueens.run.checkpoint_file as checkpoint_file
 
     real = os.access
     monkeypatch.setattr(

@@ -1,8 +1,8 @@
 """The exact merge of units' results into counts and classes (parqueens.tally)."""
 
 from parqueens import names
-from parqueens.runner import run_count
-from parqueens.tally import Tally, UnitResult
+from parqueens.run.runner import run_count
+from parqueens.run.tally import Tally, UnitResult
 
 from naive import A000170, A002562
 

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 import parqueens
 from parqueens import construct, run_count
-from parqueens import units as units_module
-from parqueens.runner import run_chunk, search_specs
-from parqueens.units import auto_depth, d4_order, iter_units, make_units
+from parqueens.run.runner import run_chunk, search_specs
+from parqueens.search import units as units_module
+from parqueens.search.units import auto_depth, d4_order, iter_units, make_units
 
 from naive import A000170, classes, solutions
 
@@ -125,7 +125,7 @@ def test_d4_counting_order_visits_fewer_nodes():
 
 
 def test_d4_lexicographic_finds_canonical_forms():
-    from parqueens.listing import solutions as list_solutions
+    from parqueens.run.listing import solutions as list_solutions
 
     n = 9
     listed = [tuple(int(c) for c in q) for q in list_solutions(n, unique=True)]
@@ -146,7 +146,7 @@ def test_make_units_rejects(bad):
 
 
 def test_work_shares_follow_the_nodes():
-    from parqueens.units import work_shares
+    from parqueens.search.units import work_shares
 
     units = make_units(14, "d4", 2)
     shares = work_shares(units)
@@ -156,7 +156,7 @@ def test_work_shares_follow_the_nodes():
     assert abs(shares[:k].sum() - sum(nodes[:k]) / sum(nodes)) < 0.1
     assert shares[:k].sum() > 2 * k / len(units)  # far from counting units
     assert work_shares([]).size == 0
-    from parqueens.units import WorkUnit
+    from parqueens.search.units import WorkUnit
 
     no_room = [WorkUnit(8, "plain", (0, 0)), WorkUnit(8, "plain", (1, 1))]
     assert list(work_shares(no_room)) == [0.5, 0.5]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from parqueens.formats import SolutionWriter, read_solutions
-from parqueens.listing import iter_blocks
+from parqueens.run.listing import iter_blocks
 from parqueens.symmetry import canonical
 from parqueens.verify import check_blocks
 

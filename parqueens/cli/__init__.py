@@ -22,7 +22,7 @@ __all__ = ["main", "console_main"]
 
 def main(argv=None):
     """Entry point of the ``parqueens`` command; returns the exit code."""
-    from ..backends import raise_on_sigterm
+    from ..run.backends import raise_on_sigterm
     from .parser import build_parser
 
     parser = build_parser()
@@ -73,7 +73,7 @@ def _check_jobs(args):
     backend = getattr(args, "backend", "threads")
     if jobs is None or jobs == 1 or (backend == "dask" and args.scheduler is not None):
         return
-    from ..backends import plan_jobs
+    from ..run.backends import plan_jobs
 
     used = plan_jobs(jobs, "loky" if backend == "dask" else backend)  # a local cluster too
     if used < jobs:

@@ -88,7 +88,7 @@ def _plans(args, ns, fixed=None):
     or anything printed, then planned again with the checkpoint (opened
     read-only for --estimate, which creates nothing); returns ``(plans,
     store)``, the store to close (or None)."""
-    from ..plan import plan_run
+    from ..run.plan import plan_run
 
     plans = [
         plan_run(
@@ -133,7 +133,7 @@ def _open_store(args, plans):
     sizes; for --estimate only read, if it exists."""
     if args.checkpoint is None:
         return None
-    from ..store import RunStore
+    from ..run.store import RunStore
 
     if args.estimate:
         exists = os.path.isfile(args.checkpoint) and os.path.getsize(args.checkpoint)
@@ -161,7 +161,7 @@ def _note_kept(args, plans):
 
 def _backend(args):
     """The command's backend: a context manager yielding the jobs to run."""
-    from ..backends import open_backend
+    from ..run.backends import open_backend
 
     def lost(address):
         note(args, f"the Dask worker {address} left the cluster; its units run again")
@@ -206,7 +206,7 @@ def guard(args, what, plans):
     """Estimate the plans worth estimating (:attr:`parqueens.plan.CountPlan.long`)
     and ask before a run over a day (``--yes``: don't); say an estimate
     over a minute."""
-    from ..plan import GUARD_SECONDS
+    from ..run.plan import GUARD_SECONDS
 
     long = [p for p in plans if p.long]
     if not long:
@@ -263,7 +263,7 @@ def cmd_count(args):
                 return 0
             guard(args, f"n = {plan.n}", [plan])
             _claim(args, [plan])
-            from ..runner import run_plan
+            from ..run.runner import run_plan
 
             result = run_plan(plan, progress=show_progress(args), recheck=args.recheck)
     finally:
@@ -370,9 +370,9 @@ def _table_rows(args, plans):
     estimated work (n = 17 is 80 % of table 10-17), above each size's bar."""
     from tqdm import tqdm
 
-    from ..estimate import size_weights
     from ..io.table import TABLE_FORMATS
-    from ..runner import run_plan
+    from ..run.estimate import size_weights
+    from ..run.runner import run_plan
 
     show = show_progress(args)
     ns = [p.n for p in plans]

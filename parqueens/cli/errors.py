@@ -42,7 +42,7 @@ def report(exc, args):
     """Say ``exc`` on stderr in one line (nothing for a closed stdout) and
     return the exit code; re-raise what is not an error of the command
     (a bug)."""
-    from ..backends import Terminated, WorkerDied
+    from ..run.backends import Terminated, WorkerDied
 
     if isinstance(exc, WorkerDied):
         say(f"error: {exc}; {_kept(args)}")
@@ -106,7 +106,7 @@ def resume_hint():
 def interrupt_message(args, exc, code):
     """The line of a command stopped by Ctrl-C (code 130) or SIGTERM (143):
     how far the run got, and what became of its work."""
-    from ..backends import RunInterrupted
+    from ..run.backends import RunInterrupted
 
     what = "terminated" if code == TERMINATED else "interrupted"
     detail = ""

@@ -110,7 +110,7 @@ def cmd_solutions(args):
     fmt = _output_format(args)
     fixed = checks.check_fixed(checks.check_n(args.n), args.fixed)
     checks.check_unique_fixed(args.unique, fixed)
-    from ..listing import iter_blocks, planned_count, spill_bytes
+    from ..run.listing import iter_blocks, planned_count, spill_bytes
 
     if checks.fixed_conflict(fixed):
         note(args, f"no solution for n = {args.n}: {checks.fixed_conflict(fixed, args.one_based)}")
@@ -181,7 +181,7 @@ def cmd_solutions(args):
 def cmd_first(args):
     fmt = _output_format(args)
     fixed = checks.check_fixed(checks.check_n(args.n), args.fixed)
-    from ..listing import first_solution
+    from ..run.listing import first_solution
 
     sol = first_solution(args.n, fixed=fixed)
     if sol is None:

@@ -25,7 +25,7 @@ def add_parsers(sub):
 
 
 def cmd_status(args):
-    from ..status import checkpoint_status
+    from ..run.status import checkpoint_status
 
     status = checkpoint_status(args.file)
     if args.json:

@@ -115,8 +115,8 @@ def _check(args):
 def _expected(args, n):
     """--complete: the number of solutions (classes with --unique) of n,
     counted as ``count`` would count it, with the same guard of long runs."""
-    from ..plan import plan_run
-    from ..runner import run_plan
+    from ..run.plan import plan_run
+    from ..run.runner import run_plan
     from .counting import guard
 
     plan = plan_run(n, unique=args.unique, jobs=args.jobs)

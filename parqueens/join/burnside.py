@@ -34,9 +34,9 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .checks import check_n
-from .kernels import popcount
-from .names import ORBIT_SIZES
+from ..checks import check_n
+from ..names import ORBIT_SIZES
+from ..search.kernels import popcount
 
 #: Largest board served: the absolute diagonals of a board of size ``n`` are
 #: ``2n - 1`` bits of a ``uint64``.  (Far beyond any total parqueens can

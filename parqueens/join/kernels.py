@@ -56,8 +56,8 @@ process count units at once and share the read-only tables.
 import numpy as np
 from numba import njit
 
-from .join_match import count_pairs, workspace
-from .kernels import popcount
+from ..search.kernels import popcount
+from .match import count_pairs, workspace
 
 # ---------------------------------------------------------------- constants
 

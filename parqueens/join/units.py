@@ -81,8 +81,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .checks import check_n
-from .join_kernels import (
+from ..checks import check_n
+from ..names import JOIN_MAX_N, JOIN_MIN_N
+from .kernels import (
     KIND_CENTER,
     KIND_EVEN,
     KIND_PAIR,
@@ -92,8 +93,7 @@ from .join_kernels import (
     role_counts,
     role_tables,
 )
-from .join_match import KMAX
-from .names import JOIN_MAX_N, JOIN_MIN_N
+from .match import KMAX
 
 
 @dataclass(frozen=True)

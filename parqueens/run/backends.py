@@ -27,8 +27,8 @@ import threading
 import time
 from contextlib import contextmanager
 
-from .checks import check_backend, check_jobs, check_scheduler
-from .errors import NEGATIVE, NO_CLUSTER, ParqueensError
+from ..checks import check_backend, check_jobs, check_scheduler
+from ..errors import NEGATIVE, NO_CLUSTER, ParqueensError
 
 #: With the default ``jobs=None``, boards with up to this many rows to search
 #: (fixed queens' rows not counted) are searched in the calling thread:

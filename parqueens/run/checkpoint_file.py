@@ -31,8 +31,8 @@ import sqlite3
 import sys
 import time
 
-from .errors import ParqueensError
-from .tempfiles import pid_alive, remove_stale, temp_prefix
+from ..errors import ParqueensError
+from ..tempfiles import pid_alive, remove_stale, temp_prefix
 
 #: Parameters not compared when a file is opened: a file serves every
 #: command and size of its work; its work (method, fixed queens) is checked

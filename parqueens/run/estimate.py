@@ -10,8 +10,8 @@ progress bar.  Called through :meth:`parqueens.plan.CountPlan.estimate`.
 
 import time
 
+from ..names import UNITS_FROM
 from .backends import call_interruptibly
-from .names import UNITS_FROM
 
 
 def estimate_split(split, build_seconds=0.0, probes=20000, seed=1):
@@ -33,8 +33,8 @@ def estimate_split(split, build_seconds=0.0, probes=20000, seed=1):
     them), ``units``, ``split_depth``, ``method`` and ``seconds`` (the
     estimated wall time).
     """
+    from ..search.units import make_units, unit_masks
     from .runner import search_specs, warm_up
-    from .units import make_units, unit_masks
 
     if split.method == "join":
         return _estimate_join(split, build_seconds)
@@ -70,7 +70,7 @@ def _estimate_join(split, build_seconds):
     machine) scaled by this machine's speed, measured on n = 16 (about
     0.1 s), plus the time its units took to plan
     (:func:`parqueens.join.join_estimate`)."""
-    from .join import join_estimate
+    from ..join.units import join_estimate
     from .runner import warm_up
 
     call_interruptibly(warm_up, False, True)
@@ -93,8 +93,8 @@ def probe_units(units, probes, seed):
     (all of them when there are no more; else a random sample, scaled up)."""
     import numpy as np
 
-    from .kernels import knuth_estimate
-    from .units import unit_masks
+    from ..search.kernels import knuth_estimate
+    from ..search.units import unit_masks
 
     if not units:
         return 0.0, 0.0
@@ -121,7 +121,7 @@ def size_weights(ns):
     over the units of two rows, 20,000 probes, about 0.01 s a size), for a
     progress bar over several sizes.  Returns a list of floats, one per
     size, summing to 1."""
-    from .units import iter_units
+    from ..search.units import iter_units
 
     nodes = []
     for n in ns:

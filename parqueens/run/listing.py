@@ -32,8 +32,7 @@ import itertools
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-from .backends import call_interruptibly, plan_jobs
-from .checks import (
+from ..checks import (
     check_fixed,
     check_n,
     check_positive,
@@ -41,10 +40,11 @@ from .checks import (
     check_unique_fixed,
     fixed_conflict,
 )
-from .methods import min_depth
-from .names import UNITS_FROM
-from .small import serves as small_serves
-from .small import solutions as direct_solutions
+from ..methods import min_depth
+from ..names import UNITS_FROM
+from ..search.small import serves as small_serves
+from ..search.small import solutions as direct_solutions
+from .backends import call_interruptibly, plan_jobs
 
 # numpy, the numba kernels and the work units are imported where they are
 # used: a small board (parqueens.small) is listed without them, at once.
@@ -82,7 +82,7 @@ def _listing_depth(n, method, fixed=(), jobs=1):
     Python (50 s where the count took 1.5 s); a unit that still finds more
     solutions than a buffer holds is split further as it is searched."""
     if fixed:
-        from .units import auto_depth
+        from ..search.units import auto_depth
 
         return max(min_depth(method, True), auto_depth(n, method, jobs, fixed))
     depth = min_depth(method, True)
@@ -92,8 +92,8 @@ def _listing_depth(n, method, fixed=(), jobs=1):
 
 
 def _probe(n, fixed):
+    from ..search.units import iter_units
     from .estimate import probe_units
-    from .units import iter_units
 
     return probe_units([unit for unit, _ in iter_units(n, "plain", 2, fixed)], 100_000, 1)
 
@@ -101,7 +101,7 @@ def _probe(n, fixed):
 @functools.cache
 def _warm_up():
     """Load the listing's kernels and the units' helpers in this process."""
-    from .units import iter_units
+    from ..search.units import iter_units
 
     units = [unit for unit, _ in iter_units(5, "plain", 1, lexicographic=True)]
     _enumerate_units(units, True, 0)
@@ -112,8 +112,8 @@ def _enumerate_units(units, unique, limit):
     shape ``(k, n)``; at most ``limit`` (0: all)."""
     import numpy as np
 
-    from .kernels import WORK_SIZE, bans_beyond, keep_canonical, list_solutions
-    from .units import children, unit_masks
+    from ..search.kernels import WORK_SIZE, bans_beyond, keep_canonical, list_solutions
+    from ..search.units import children, unit_masks
 
     n = units[0].n
     out = np.empty((2 * _UNIT_ROWS, n), np.uint8)
@@ -243,7 +243,7 @@ def _listing_units(n, method, fixed, jobs, split_depth):
     a plain listing searches the units whose row-0 queen is in the left
     half or the middle column (see :func:`_mirrored`).  ``split_depth``
     None: :func:`_listing_depth`; else checked (``ValueError``)."""
-    from .units import iter_units
+    from ..search.units import iter_units
 
     if split_depth is None:
         depth = _listing_depth(n, method, fixed, jobs)

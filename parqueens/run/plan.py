@@ -15,11 +15,11 @@ import functools
 import time
 from dataclasses import dataclass, field
 
-from . import small
+from ..checks import check_backend
+from ..methods import check_count, resolve_method, units_classified
+from ..names import METHODS
+from ..search import small
 from .backends import call_interruptibly, plan_jobs
-from .checks import check_backend
-from .methods import check_count, resolve_method, units_classified
-from .names import METHODS
 
 #: Counts with fewer rows to search take under a minute: not estimated
 #: before they start (:attr:`CountPlan.long`).
@@ -91,8 +91,8 @@ class CountPlan:
         """The work units (a :class:`parqueens.units.Plan`), built on first
         use; the time it took is :attr:`build_seconds`.  Raises ValueError
         for a split depth out of range."""
+        from ..search.units import plan_count
         from .runner import warm_up
-        from .units import plan_count
 
         # Building units calls kernels: loading them is not the build's time.
         # Both in a helper thread: a Ctrl-C in the main thread while a kernel
@@ -202,7 +202,7 @@ class CountPlan:
         Python, which can take far longer than the search), else None."""
         if self.direct or self.split_depth is None or self.n < 10 or self.method == "join":
             return None
-        from .units import auto_depth
+        from ..search.units import auto_depth
 
         default = auto_depth(self.n, self.method, self.jobs, self.fixed)
         return default if self.split_depth > default + 2 else None
@@ -300,8 +300,8 @@ def _join_memory(n, jobs, backend, asked):
     ValueError when the join was asked for by name."""
     import psutil
 
-    from .io.space import format_bytes
-    from .join import join_memory
+    from ..io.space import format_bytes
+    from ..join.units import join_memory
 
     threads, processes = (jobs, 1) if backend == "threads" else (1, jobs)
     need = processes * join_memory(n, threads)

@@ -18,7 +18,10 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 
-from . import small
+from ..checks import check_recheck, check_share, fixed_conflict
+from ..methods import units_classified
+from ..names import ORBIT_SIZES
+from ..search import small
 from .backends import (
     RunInterrupted,
     Terminated,
@@ -28,9 +31,6 @@ from .backends import (
     start_workers,
     worker_failure,
 )
-from .checks import check_recheck, check_share, fixed_conflict
-from .methods import units_classified
-from .names import ORBIT_SIZES
 from .plan import plan_run
 from .store import CheckpointError, ResultMismatch, forget_unit_hint
 from .tally import Tally, UnitResult, classes, fixed_by_turns
@@ -126,17 +126,17 @@ def warm_up(nodes=False, join=False):
     variant.
     """
     if join:
-        from .join import join_units
+        from ..join.units import join_units
 
         run_chunk(join_units(8), unique=False)
         return
-    from .units import make_units
+    from ..search.units import make_units
 
     run_chunk(make_units(5, "plain", 1), unique=True, nodes=nodes)
 
 
 def _is_join(units):
-    from .join import JoinUnit
+    from ..join.units import JoinUnit
 
     return bool(units) and isinstance(units[0], JoinUnit)
 
@@ -161,13 +161,13 @@ def run_chunk(units, unique, nodes=False, stop=None):
     import numpy as np
 
     if _is_join(units):  # each unit's share of the total; no classes, no nodes
-        from .join import count_join_units
+        from ..join.units import count_join_units
 
         counts = count_join_units(units[0].n, units, stop)
         if stop is not None and stop[0]:
             raise Stopped
         return [UnitResult(c) for c in counts]
-    from .units import unit_masks
+    from ..search.units import unit_masks
 
     specs = [unit_masks(unit, unique) for unit in units]
     solutions, by_stab, counted = search_specs(units[0].n, specs, nodes, stop)
@@ -192,8 +192,8 @@ def search_specs(n, specs, nodes=False, stop=None):
     """
     import numpy as np
 
-    from .kernels import count_batch
-    from .units import kernel_args
+    from ..search.kernels import count_batch
+    from ..search.units import kernel_args
 
     counted = np.zeros(len(specs), dtype=np.uint64) if nodes else None
     solutions, by_stab = count_batch(n, *kernel_args(n, specs), counted, stop)
@@ -208,7 +208,7 @@ def _chunks(units, jobs):
     # anything could be stored); a unit above the share is a chunk of its
     # own, so the first results are stored within seconds.  Nor more units
     # than a 16th per job: the estimates underrate the many small units.
-    from .units import work_shares
+    from ..search.units import work_shares
 
     target = 1.0 / (16 * jobs)
     most = max(1, len(units) // (16 * jobs))
@@ -574,7 +574,7 @@ def _retold(chunks, unit_ids):
 def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, progress):
     """Search the units ``todo`` of ``plan``, adding their results to
     ``tally`` and to ``checkpoint``, with a progress bar if ``progress``."""
-    from .units import work_shares
+    from ..search.units import work_shares
 
     units = plan.units
     finished = len(units) - len(todo)

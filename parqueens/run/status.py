@@ -5,7 +5,7 @@ of each board size, merged from the stored units as a resume merges them.
 as JSON with ``--json``), for the library as for the command line.
 """
 
-from . import methods
+from .. import methods
 from .store import CheckpointError, RunStore
 
 
@@ -107,7 +107,7 @@ def stored_method(identity, n):
 def _done_share(identity, n, s, method):
     """The estimated share of the work in the stored units of n (0 if none),
     counted by ``method``."""
-    from .units import SHARES_UP_TO, plan_count, work_shares
+    from ..search.units import SHARES_UP_TO, plan_count, work_shares
 
     if not s["units_done"]:
         return 0.0

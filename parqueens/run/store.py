@@ -38,9 +38,9 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
+from ..names import ORBIT_SIZES
+from ..names import VERSION as __version__
 from .checkpoint_file import CheckpointError, CheckpointFile, CheckpointInUse, sqlite_command
-from .names import ORBIT_SIZES
-from .names import VERSION as __version__
 
 __all__ = [
     "FORMAT",

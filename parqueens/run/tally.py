@@ -12,7 +12,7 @@ ones the search units found, or for the join Burnside's lemma on its total
 
 from dataclasses import dataclass, field
 
-from .names import ORBIT_SIZES, WEIGHTS
+from ..names import ORBIT_SIZES, WEIGHTS
 
 
 @dataclass
@@ -97,7 +97,7 @@ def classes(method, n, tally, checkpoint=None):
     is wrong."""
     try:
         if method == "join":
-            from .burnside import count_half_turn, count_quarter_turn, orbits_from_counts
+            from ..join.burnside import count_half_turn, count_quarter_turn, orbits_from_counts
 
             p, r = count_half_turn(n), count_quarter_turn(n)
             return orbits_from_counts(n, tally.total, p, r)

@@ -43,8 +43,8 @@ from numba import njit
 from numba.core import event
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .names import MAX_N
-from .symmetry import canonical_stabilizer
+from ..names import MAX_N
+from ..symmetry import canonical_stabilizer
 
 __all__ = [
     "LEAF_CANONICAL",

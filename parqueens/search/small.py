@@ -12,7 +12,7 @@ below 3 rows, which have no work units, are always solved here (through the
 work units' plan when a checkpoint records them).
 """
 
-from .dihedral import images
+from ..dihedral import images
 
 #: Boards up to this many rows to search are solved here (n = 10: 724
 #: solutions, about 30 ms).

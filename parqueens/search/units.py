@@ -47,10 +47,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .checks import check_method, check_n, check_split_depth, fixed_conflict
+from ..checks import check_method, check_n, check_split_depth, fixed_conflict
+from ..methods import min_depth
+from ..names import UNITS_FROM, WEIGHTS
 from .kernels import LEAF_CANONICAL, LEAF_COUNT, LEAF_D4, full_mask, place_queens
-from .methods import min_depth
-from .names import UNITS_FROM, WEIGHTS
 from .small import fixed_rows as _fixed_rows
 from .small import solutions as direct_solutions
 
@@ -491,7 +491,7 @@ def plan_count(n, method, jobs, split_depth=None, fixed=()):
     a split depth out of range.
     """
     if method == "join":
-        from .join import join_units
+        from ..join.units import join_units
 
         units = tuple(join_units(n))
         return Plan(n, method, 0, units, max(1, min(jobs, len(units))))

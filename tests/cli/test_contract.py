@@ -157,7 +157,7 @@ def test_parser_errors_name_the_command():
 def test_library_warnings_one_line_with_the_prefix(cli, monkeypatch):
     import warnings
 
-    from parqueens import runner
+    from parqueens.run import runner
 
     real = runner.run_plan
 
@@ -314,7 +314,8 @@ def test_compile_note_once_and_quiet(cli, monkeypatch):
     """numba's compile event (what a cache miss fires) gives one note."""
     from numba.core import event
 
-    from parqueens import kernels, runner
+    from parqueens.run import runner
+    from parqueens.search import kernels
 
     real = runner.run_plan
 
@@ -335,7 +336,7 @@ def test_compile_note_once_and_quiet(cli, monkeypatch):
 
 def test_notes_above_a_progress_bar(cli, monkeypatch):
     """A note while a bar is shown goes on its own line (tqdm.write)."""
-    from parqueens import runner
+    from parqueens.run import runner
 
     real = runner.run_plan
 
@@ -487,8 +488,8 @@ def test_closed_stderr_keeps_the_result():
 
 
 def test_second_interrupt_keeps_the_progress(tmp_path):
-    from parqueens.backends import RunInterrupted
     from parqueens.cli.errors import interrupt_message
+    from parqueens.run.backends import RunInterrupted
 
     try:
         try:

@@ -202,9 +202,9 @@ class _Terminal:
 
 def test_runs_over_a_day_asked_on_a_terminal(monkeypatch, capsys, tmp_path):
 
-    import parqueens.runner as runner
-    from parqueens.plan import CountPlan
-    from parqueens.runner import CountResult
+    import parqueens.run.runner as runner
+    from parqueens.run.plan import CountPlan
+    from parqueens.run.runner import CountResult
 
     def huge(plan):
         return {"seconds": 5e6, "jobs": 2, "nodes": 1e20, "rate": 1e8, "method": "d4", "units": 500}
@@ -287,8 +287,8 @@ def test_end_of_input_at_the_prompt_ends_its_line(monkeypatch, capsys):
     # Ctrl-D at `start it? [y/N]`: a no, on a line of its own.
     import sys
 
-    import parqueens.runner as runner
-    from parqueens.plan import CountPlan
+    import parqueens.run.runner as runner
+    from parqueens.run.plan import CountPlan
 
     monkeypatch.setattr(CountPlan, "estimate", lambda plan: {"seconds": 5e6, "jobs": 2})
     monkeypatch.setattr(runner, "run_plan", lambda plan, **kw: None)

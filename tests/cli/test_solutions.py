@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from parqueens.formats import read_solutions
-from parqueens.listing import solutions
+from parqueens.run.listing import solutions
 
 import naive
 from cli_helpers import assert_one_line_error
@@ -253,7 +253,7 @@ def test_free_space_checked_on_the_real_count(cli, tmp_path, monkeypatch):
     import shutil
 
     from parqueens.formats import estimate_size
-    from parqueens.listing import spill_bytes
+    from parqueens.run.listing import spill_bytes
 
     # the output, and the listing's temporary file of the mirrored half beside it
     need = estimate_size("npy", 14, naive.A000170[14]) + spill_bytes(14, naive.A000170[14])

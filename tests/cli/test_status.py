@@ -10,7 +10,7 @@ import sqlite3
 
 import pytest
 
-from parqueens.store import _run_checksum
+from parqueens.run.store import _run_checksum
 
 from cli_helpers import assert_one_line_error
 from naive import A000170

@@ -223,7 +223,7 @@ def test_a_table_says_what_it_resumed(cli, tmp_path):
 def test_interrupt_between_two_sizes_names_the_last_done(cli, tmp_path, monkeypatch, checkpoint):
     # Ctrl-C while the next size is being planned: the rows printed stand,
     # and the line says how far the table got (not "before the search started").
-    from parqueens import runner
+    from parqueens.run import runner
 
     real = runner.run_plan
 

@@ -6,7 +6,7 @@ import pytest
 
 from parqueens.io import SolutionWriter, estimate_size, read_solutions, render
 from parqueens.io.leetcode import LeetCodeReader
-from parqueens.listing import iter_blocks
+from parqueens.run.listing import iter_blocks
 
 from naive import solutions as all_solutions
 

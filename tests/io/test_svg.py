@@ -8,7 +8,7 @@ import pytest
 
 from parqueens import pictures
 from parqueens.io import estimate_size, render
-from parqueens.listing import iter_blocks
+from parqueens.run.listing import iter_blocks
 
 SVG = "{http://www.w3.org/2000/svg}"
 

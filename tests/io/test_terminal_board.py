@@ -6,7 +6,7 @@ import pytest
 
 from parqueens.io import SolutionWriter
 from parqueens.io import terminal_board as terminal
-from parqueens.listing import iter_blocks
+from parqueens.run.listing import iter_blocks
 
 
 class _Tty(io.StringIO):

@@ -1,0 +1,24 @@
+"""Running a count: planned once, dispatched in chunks, merged exactly, stored.
+
+What it owns, from the bottom up (a module imports only those above it in
+this list, never one below):
+
+- :mod:`.checkpoint_file`: the checkpoint file's life (created aside and
+  published, opened, held by one run, transactions);
+- :mod:`.store`: the checkpoint's format and the identity checks of a run
+  (:class:`~.store.RunStore`, :class:`~.store.CheckpointError`);
+- :mod:`.backends`: where units run and on how many jobs, signals, lost
+  workers, the Dask client;
+- :mod:`.tally`: the exact merge of units' results into counts and classes;
+- :mod:`.estimate`: a count's time without running it;
+- :mod:`.plan`: a count decided once (:class:`~.plan.CountPlan`: method,
+  jobs, split depth, memory, the checkpoint's method and claim);
+- :mod:`.status`: what a checkpoint holds, per size;
+- :mod:`.runner`: :func:`~.runner.run_count` and :func:`~.runner.run_plan`:
+  resume, recheck, dispatch, :class:`~.runner.CountResult`;
+- :mod:`.listing`: listing solutions in lexicographic order, in threads.
+
+What it may import: the search (:mod:`parqueens.search`), the join
+(:mod:`parqueens.join`), :mod:`parqueens.io` and the shared bottom; never
+:mod:`parqueens.cli`, which uses it (``tests/test_module_boundaries.py``).
+"""
