@@ -17,7 +17,7 @@ import argparse
 import statistics
 import time
 
-from parqueens.run.runner import search_specs, warm_up
+from parqueens.run.chunks import search_specs, warm_up
 from parqueens.search.units import iter_units
 
 

@@ -11,6 +11,7 @@ import joblib
 import pytest
 
 import parqueens
+import parqueens.run.chunks as chunks
 import parqueens.run.runner as runner
 from parqueens.run.backends import plan_jobs
 from parqueens.run.runner import ResultMismatch, run_count
@@ -267,7 +268,7 @@ def test_checkpoint_identity_one_form(tmp_path, cli):
 
 def _plant_wrong_result(monkeypatch, unit_id):
     """A faulty machine: the unit ``unit_id`` comes back one solution short."""
-    real = runner.run_chunk
+    real = chunks.run_chunk
 
     def faulty(units, unique, nodes=False, stop=None):
         results = real(units, unique, nodes, stop)
@@ -276,7 +277,7 @@ def _plant_wrong_result(monkeypatch, unit_id):
             for u, r in zip(units, results, strict=True)
         ]
 
-    monkeypatch.setattr(runner, "run_chunk", faulty)
+    monkeypatch.setattr(chunks, "run_chunk", faulty)
 
 
 def test_recheck_catches_a_wrong_stored_result(cli, tmp_path, monkeypatch):
@@ -310,13 +311,13 @@ def test_recheck_default_sample_and_library(tmp_path, monkeypatch):
     with RunStore(path, {"library": 1}) as store:
         run_count(11, checkpoint=store)
     searched = []
-    real = runner.run_chunk
+    real = chunks.run_chunk
 
     def spy(units, *args):
         searched.extend(u.id for u in units)
         return real(units, *args)
 
-    monkeypatch.setattr(runner, "run_chunk", spy)
+    monkeypatch.setattr(chunks, "run_chunk", spy)
     with RunStore(path, {"library": 1}) as store:
         r = run_count(11, checkpoint=store)  # every unit stored: only the sample runs
         assert r.total == A000170[11] and r.resumed == r.units
@@ -458,10 +459,11 @@ def test_chunks_by_work_store_the_first_units_early():
     # The largest units come first and each is a chunk of its own, so the
     # first results reach the checkpoint after one unit, not a 16th of the
     # units (at n = 18 the first 9 of 304 held 24 % of the work: 20 s).
-    from parqueens.run.runner import _chunks
-    from parqueens.search.units import plan_count, work_shares
+    from parqueens.run.chunks import _chunks
+    from parqueens.run.plan import split_count
+    from parqueens.search.units import work_shares
 
-    units = list(plan_count(18, "d4", 2).units)
+    units = list(split_count(18, "d4", 2).units)
     shares = dict(zip((u.id for u in units), work_shares(units), strict=True))
     chunks = list(_chunks(units, 2))
     assert [u for c in chunks for u in c] == units
@@ -522,7 +524,7 @@ def test_stop_flag_abandons_a_chunk_within_a_unit():
 
     import numpy as np
 
-    from parqueens.run.runner import Stopped, run_chunk
+    from parqueens.run.chunks import Stopped, run_chunk
     from parqueens.search.units import make_units
 
     units = make_units(17, "d4", 3)  # about 5 s in all, the largest unit 0.03 s

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import parqueens
 from parqueens import construct, run_count
-from parqueens.run.runner import run_chunk, search_specs
+from parqueens.run.chunks import run_chunk, search_specs
 from parqueens.search import units as units_module
 from parqueens.search.units import auto_depth, d4_order, iter_units, make_units
 

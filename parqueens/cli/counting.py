@@ -16,8 +16,8 @@ from .. import checks
 from ..names import TABLE_EXTENSIONS
 from ..terminal import above_bars
 from .errors import Declined, UsageError
+from .options import add_run_options, board_range, board_size
 from .output import format_seconds, note, range_text, say, show_progress
-from .parser import add_run_options, board_range, board_size
 
 
 def add_parsers(sub):

@@ -9,8 +9,7 @@ from ..io.paths import extension_formats, is_stdio
 from ..names import FORMATS
 from ..terminal import above_bars
 from .errors import UsageError
-from .output import note, say, show_progress
-from .parser import (
+from .options import (
     add_fixed,
     add_jobs,
     add_output,
@@ -19,6 +18,7 @@ from .parser import (
     board_size,
     positive_int,
 )
+from .output import note, say, show_progress
 
 
 def add_parsers(sub):

@@ -5,8 +5,8 @@ one JSON object."""
 import json
 import socket
 
+from .options import add_one_based, add_quiet
 from .output import format_seconds, range_text
-from .parser import add_one_based, add_quiet
 
 
 def add_parsers(sub):

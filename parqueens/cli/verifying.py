@@ -9,8 +9,8 @@ import sys
 from .. import checks
 from ..names import READABLE_FORMATS
 from .errors import UsageError
+from .options import add_jobs, add_one_based, add_progress, add_yes, board_size
 from .output import counted, say, show_progress
-from .parser import add_jobs, add_one_based, add_progress, add_yes, board_size
 
 
 def add_parsers(sub):

@@ -16,7 +16,7 @@ from .backends import call_interruptibly
 
 def estimate_split(split, build_seconds=0.0, probes=20000, seed=1):
     """The estimated time of a count split as ``split`` (a
-    :class:`parqueens.units.Plan`, its units built in ``build_seconds``).
+    :class:`parqueens.run.plan.Split`, its units built in ``build_seconds``).
 
     Search methods: the nodes of the search tree are estimated by Knuth's
     random probes (Knuth 1975) over the work units, and divided by this
@@ -34,7 +34,7 @@ def estimate_split(split, build_seconds=0.0, probes=20000, seed=1):
     estimated wall time).
     """
     from ..search.units import make_units, unit_masks
-    from .runner import search_specs, warm_up
+    from .chunks import search_specs, warm_up
 
     if split.method == "join":
         return _estimate_join(split, build_seconds)
@@ -71,7 +71,7 @@ def _estimate_join(split, build_seconds):
     0.1 s), plus the time its units took to plan
     (:func:`parqueens.join.join_estimate`)."""
     from ..join.units import join_estimate
-    from .runner import warm_up
+    from .chunks import warm_up
 
     call_interruptibly(warm_up, False, True)
     seconds = build_seconds + join_estimate(split.n, split.jobs, units=list(split.units))

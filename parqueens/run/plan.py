@@ -15,9 +15,9 @@ import functools
 import time
 from dataclasses import dataclass, field
 
-from ..checks import check_backend
+from ..checks import check_backend, fixed_conflict
 from ..methods import check_count, resolve_method, units_classified
-from ..names import METHODS
+from ..names import METHODS, UNITS_FROM
 from ..search import small
 from .backends import call_interruptibly, plan_jobs
 
@@ -88,11 +88,10 @@ class CountPlan:
 
     @functools.cached_property
     def split(self):
-        """The work units (a :class:`parqueens.units.Plan`), built on first
+        """The work units (a :class:`Split`), built on first
         use; the time it took is :attr:`build_seconds`.  Raises ValueError
         for a split depth out of range."""
-        from ..search.units import plan_count
-        from .runner import warm_up
+        from .chunks import warm_up
 
         # Building units calls kernels: loading them is not the build's time.
         # Both in a helper thread: a Ctrl-C in the main thread while a kernel
@@ -100,7 +99,7 @@ class CountPlan:
         call_interruptibly(warm_up, self.nodes, self.method == "join")
         t = time.perf_counter()
         args = (self.n, self.method, self.jobs, self.split_depth, self.fixed)
-        split = call_interruptibly(plan_count, *args)
+        split = call_interruptibly(split_count, *args)
         self.build_seconds = time.perf_counter() - t
         return split
 
@@ -282,6 +281,64 @@ def plan_run(
         kept=kept,
         fallback=fallback,
     )
+
+
+@dataclass(frozen=True)
+class Split:
+    """How a count is split: decided once, before any search.
+
+    Attributes
+    ----------
+    n : int
+        Board size.
+    method : str
+        The method used (see :func:`parqueens.methods.resolve_method`).
+    depth : int
+        Rows pre-placed per work unit (0 without units, and for ``join``).
+    units : tuple of parqueens.search.units.WorkUnit (of parqueens.join.JoinUnit for ``join``)
+        Largest first; empty for n < :data:`parqueens.names.UNITS_FROM` and for fixed queens
+        that attack each other.
+    jobs : int
+        Parallel jobs the run uses: the jobs planned
+        (:func:`parqueens.run.backends.plan_jobs`), but no more than the units.
+    tiny : tuple of tuple or None
+        The solutions, for n < :data:`~parqueens.names.UNITS_FROM` (solved directly).
+    conflict : str or None
+        Why the fixed queens admit no solution.
+    """
+
+    n: int
+    method: str
+    depth: int
+    units: tuple
+    jobs: int
+    tiny: tuple = None
+    conflict: str = None
+
+
+def split_count(n, method, jobs, split_depth=None, fixed=()):
+    """The :class:`Split` of a count: its work units, built now.
+
+    ``n``, ``fixed``: checked; ``method``: resolved
+    (:func:`parqueens.methods.resolve_method`);
+    ``jobs``: as planned by :func:`parqueens.run.backends.plan_jobs`;
+    ``split_depth``: None for :func:`parqueens.search.units.auto_depth`.  Raises ``ValueError`` for
+    a split depth out of range.
+    """
+    if method == "join":
+        from ..join.units import join_units
+
+        units = tuple(join_units(n))
+        return Split(n, method, 0, units, max(1, min(jobs, len(units))))
+    from ..search.units import choose_depth, make_units
+
+    conflict = fixed_conflict(fixed)
+    if n < UNITS_FROM or conflict:
+        tiny = tuple(small.solutions(n, fixed)) if n < UNITS_FROM else ()
+        return Split(n, "plain" if n < UNITS_FROM else method, 0, (), 1, tiny, conflict)
+    depth = choose_depth(n, method, jobs, split_depth, fixed)
+    units = tuple(make_units(n, method, depth, fixed))
+    return Split(n, method, depth, units, max(1, min(jobs, len(units))))
 
 
 def _size_method(checkpoint, n, resolved):

@@ -107,7 +107,8 @@ def stored_method(identity, n):
 def _done_share(identity, n, s, method):
     """The estimated share of the work in the stored units of n (0 if none),
     counted by ``method``."""
-    from ..search.units import SHARES_UP_TO, plan_count, work_shares
+    from ..search.units import SHARES_UP_TO, work_shares
+    from .plan import split_count
 
     if not s["units_done"]:
         return 0.0
@@ -115,7 +116,7 @@ def _done_share(identity, n, s, method):
         return s["units_done"] / max(1, s["units_total"])
     fixed = [tuple(q) for q in identity.get("fixed") or []]
     try:
-        units = plan_count(n, method, 1, s["split_depth"] or None, fixed).units
+        units = split_count(n, method, 1, s["split_depth"] or None, fixed).units
     except (ValueError, TypeError):
         return s["units_done"] / max(1, s["units_total"])
     shares = dict(zip((u.id for u in units), work_shares(units), strict=True))

@@ -47,12 +47,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..checks import check_method, check_n, check_split_depth, fixed_conflict
+from ..checks import check_method, check_n, check_split_depth
 from ..methods import min_depth
-from ..names import UNITS_FROM, WEIGHTS
+from ..names import WEIGHTS
 from .kernels import LEAF_CANONICAL, LEAF_COUNT, LEAF_D4, full_mask, place_queens
 from .small import fixed_rows as _fixed_rows
-from .small import solutions as direct_solutions
 
 
 @dataclass(frozen=True)
@@ -446,62 +445,6 @@ def choose_depth(n, method, jobs, split_depth=None, fixed=()):
     if split_depth is None:
         return auto_depth(n, method, jobs, fixed)
     return check_split_depth(split_depth, n, method, min_depth(method))
-
-
-@dataclass(frozen=True)
-class Plan:
-    """How a count is split: decided once, before any search.
-
-    Attributes
-    ----------
-    n : int
-        Board size.
-    method : str
-        The method used (see :func:`parqueens.methods.resolve_method`).
-    depth : int
-        Rows pre-placed per work unit (0 without units, and for ``join``).
-    units : tuple of WorkUnit (of parqueens.join.JoinUnit for ``join``)
-        Largest first; empty for n < :data:`UNITS_FROM` and for fixed queens
-        that attack each other.
-    jobs : int
-        Parallel jobs the run uses: the jobs planned
-        (:func:`parqueens.backends.plan_jobs`), but no more than the units.
-    tiny : tuple of tuple or None
-        The solutions, for n < :data:`UNITS_FROM` (solved directly).
-    conflict : str or None
-        Why the fixed queens admit no solution.
-    """
-
-    n: int
-    method: str
-    depth: int
-    units: tuple
-    jobs: int
-    tiny: tuple = None
-    conflict: str = None
-
-
-def plan_count(n, method, jobs, split_depth=None, fixed=()):
-    """The :class:`Plan` of a count.
-
-    ``n``, ``fixed``: checked; ``method``: resolved
-    (:func:`parqueens.methods.resolve_method`);
-    ``jobs``: as planned by :func:`parqueens.backends.plan_jobs`;
-    ``split_depth``: None for :func:`auto_depth`.  Raises ``ValueError`` for
-    a split depth out of range.
-    """
-    if method == "join":
-        from ..join.units import join_units
-
-        units = tuple(join_units(n))
-        return Plan(n, method, 0, units, max(1, min(jobs, len(units))))
-    conflict = fixed_conflict(fixed)
-    if n < UNITS_FROM or conflict:
-        tiny = tuple(direct_solutions(n, fixed)) if n < UNITS_FROM else ()
-        return Plan(n, "plain" if n < UNITS_FROM else method, 0, (), 1, tiny, conflict)
-    depth = choose_depth(n, method, jobs, split_depth, fixed)
-    units = tuple(make_units(n, method, depth, fixed))
-    return Plan(n, method, depth, units, max(1, min(jobs, len(units))))
 
 
 def kernel_args(n, specs):

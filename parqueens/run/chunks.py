@@ -1,0 +1,183 @@
+"""Work units run: in this process, or in chunks on a backend.
+
+:func:`run_chunk` counts a list of work units here (a search's, by the
+counting kernel, or the join's, :func:`parqueens.join.units.count_join_units`);
+:func:`iter_chunks` hands chunks of units sized by work to
+:func:`parqueens.run.backends.parallel` and yields their results as they
+finish; :func:`warm_up` loads the kernels once per process first, so that
+workers find them in numba's cache instead of compiling them concurrently.
+Below both the plan and the runner: planning (its estimate, its units) and
+running use these, and this module imports neither.
+"""
+
+import functools
+
+from .backends import call_interruptibly, parallel, start_workers, worker_failure
+from .tally import UnitResult
+
+# numpy, the numba kernels and the work units are imported where they are
+# used: a small board (parqueens.search.small) is counted without them, at once.
+
+
+@functools.cache
+def warm_up(nodes=False, join=False):
+    """Load (or compile, the first time) the counting kernel in this process:
+    the variant with the node counter if ``nodes``; the join's kernels if
+    ``join``.
+
+    Done in the parent before workers start, so that they load the cached
+    machine code instead of all compiling it at once; once per process and
+    variant.
+    """
+    if join:
+        from ..join.units import join_units
+
+        run_chunk(join_units(8), unique=False)
+        return
+    from ..search.units import make_units
+
+    run_chunk(make_units(5, "plain", 1), unique=True, nodes=nodes)
+
+
+def _is_join(units):
+    from ..join.units import JoinUnit
+
+    return bool(units) and isinstance(units[0], JoinUnit)
+
+
+class Stopped(Exception):
+    """A chunk abandoned because its run was stopped (see :func:`run_chunk`)."""
+
+
+def run_chunk(units, unique, nodes=False, stop=None):
+    """Search a list of work units in this process.
+
+    ``unique``: classify the solutions of ``plain``/``mirror`` units by
+    symmetry too; ``nodes``: count the queens placed; ``stop``: None, or a
+    uint8 numpy array of 1 that the kernel reads before each unit: once it
+    is set (``stop[0] = 1``, by another thread), the chunk is abandoned
+    (:class:`Stopped`), so that the threads of an interrupted run stop
+    within a unit.  Returns a list of :class:`UnitResult`, one per unit, in
+    order.
+    """
+    if not units:
+        return []
+    import numpy as np
+
+    if _is_join(units):  # each unit's share of the total; no classes, no nodes
+        from ..join.units import count_join_units
+
+        counts = count_join_units(units[0].n, units, stop)
+        if stop is not None and stop[0]:
+            raise Stopped
+        return [UnitResult(c) for c in counts]
+    from ..search.units import unit_masks
+
+    specs = [unit_masks(unit, unique) for unit in units]
+    solutions, by_stab, counted = search_specs(units[0].n, specs, nodes, stop)
+    if stop is not None and stop[0]:
+        raise Stopped
+    if counted is None:
+        counted = np.zeros(len(units), np.uint64)
+    return [
+        UnitResult(int(s), tuple(int(x) for x in b), int(k))
+        for s, b, k in zip(solutions, by_stab, counted, strict=True)
+    ]
+
+
+def search_specs(n, specs, nodes=False, stop=None):
+    """Run the counting kernel on a list of :class:`parqueens.units.UnitSpec`.
+
+    Returns ``(solutions, by_stab, nodes)`` as
+    :func:`parqueens.kernels.count_batch` does, with ``nodes`` (uint64,
+    one per spec) only if asked for, else None: counting the queens
+    placed takes a kernel variant with a counter in its hot loop.  A spec
+    that is not ``ok`` counts nothing.  ``stop``: see :func:`run_chunk`.
+    """
+    import numpy as np
+
+    from ..search.kernels import count_batch
+    from ..search.units import kernel_args
+
+    counted = np.zeros(len(specs), dtype=np.uint64) if nodes else None
+    solutions, by_stab = count_batch(n, *kernel_args(n, specs), counted, stop)
+    return solutions, by_stab, counted
+
+
+def _chunks(units, jobs):
+    # Chunks of about 1/(16 jobs) of the estimated work each, so that the
+    # large units, dispatched first, are balanced by the many small ones at
+    # the end.  By work, not by count: the first units hold most of it (at
+    # n = 18 the first 9 of 304 d4 units 24 %, which took 20 s before
+    # anything could be stored); a unit above the share is a chunk of its
+    # own, so the first results are stored within seconds.  Nor more units
+    # than a 16th per job: the estimates underrate the many small units.
+    from ..search.units import work_shares
+
+    target = 1.0 / (16 * jobs)
+    most = max(1, len(units) // (16 * jobs))
+    chunk, share = [], 0.0
+    for unit, s in zip(units, work_shares(units), strict=True):
+        if chunk and (share + s > target or len(chunk) == most):
+            yield chunk
+            chunk, share = [], 0.0
+        chunk.append(unit)
+        share += s
+    if chunk:
+        yield chunk
+
+
+def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False):
+    """Yield lists of ``(unit, UnitResult)`` pairs as chunks of units finish.
+
+    ``unique`` and ``nodes`` as in :func:`run_chunk`.  ``jobs`` (as
+    planned: :func:`parqueens.backends.plan_jobs`) = 1 runs in this process;
+    otherwise :func:`parqueens.backends.parallel` with ``backend``.  Order
+    is not guaranteed.  Raises :class:`parqueens.backends.WorkerDied` if a
+    worker or the cluster is lost.
+    """
+    if not units:
+        return
+    # In a helper thread: loading numba's cache runs through ctypes callbacks,
+    # which would swallow a Ctrl-C arriving in the main thread meanwhile.
+    call_interruptibly(warm_up, nodes, _is_join(units))
+    # Threads of this process stop at their next unit once the run ends
+    # early (Ctrl-C, an error, the caller closing this generator).
+    stop = _stop_flag() if backend == "threads" else None
+    try:
+        if jobs == 1 and backend != "dask":
+            # Smaller chunks in-process: Ctrl-C is answered between kernel calls.
+            for chunk in _chunks(units, 4):
+                results = call_interruptibly(run_chunk, chunk, unique, nodes, stop)
+                yield list(zip(chunk, results, strict=True))
+            return
+        import joblib
+
+        chunks = list(_chunks(units, jobs))
+        pending = set(range(len(chunks)))
+        calls = (
+            joblib.delayed(_run_chunk_tagged)(i, chunk, unique, nodes, stop)
+            for i, chunk in enumerate(chunks)
+        )
+        try:
+            for i, results in start_workers(parallel(backend, jobs), calls):
+                pending.discard(i)
+                yield list(zip(chunks[i], results, strict=True))
+        except Exception as exc:
+            died = worker_failure(exc, [u.id for i in sorted(pending) for u in chunks[i]])
+            if died is None:
+                raise
+            raise died from None
+    finally:
+        if stop is not None:
+            stop[0] = 1
+
+
+def _stop_flag():
+    import numpy as np
+
+    return np.zeros(1, np.uint8)
+
+
+def _run_chunk_tagged(index, units, unique, nodes, stop=None):
+    return index, run_chunk(units, unique, nodes, stop)
