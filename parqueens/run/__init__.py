@@ -10,9 +10,12 @@ this list, never one below):
 - :mod:`.backends`: where units run and on how many jobs, signals, lost
   workers, the Dask client;
 - :mod:`.tally`: the exact merge of units' results into counts and classes;
+- :mod:`.chunks`: work units run in this process or on a backend, the kernels
+  loaded once per process first (:func:`~.chunks.warm_up`);
 - :mod:`.estimate`: a count's time without running it;
 - :mod:`.plan`: a count decided once (:class:`~.plan.CountPlan`: method,
-  jobs, split depth, memory, the checkpoint's method and claim);
+  jobs, split depth, memory, the checkpoint's method and claim) and split
+  into its work units (:class:`~.plan.Split`);
 - :mod:`.status`: what a checkpoint holds, per size;
 - :mod:`.runner`: :func:`~.runner.run_count` and :func:`~.runner.run_plan`:
   resume, recheck, dispatch, :class:`~.runner.CountResult`;
