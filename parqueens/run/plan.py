@@ -220,11 +220,20 @@ def plan_run(
     nodes=False,
 ):
     """The :class:`CountPlan` of a count (the arguments as
-    :func:`parqueens.runner.run_count`'s; ``checkpoint`` a
-    :class:`parqueens.store.RunStore` or None).
+    :func:`parqueens.run.runner.run_count`'s; ``checkpoint`` a
+    :class:`parqueens.run.store.RunStore` or None), decided in this order:
+
+    1. the arguments, checked once (:func:`parqueens.methods.check_count`);
+    2. a small board, solved in Python at once (:func:`parqueens.search.small.serves`);
+    3. the jobs (:func:`parqueens.run.backends.plan_jobs`);
+    4. the method: as asked, else the checkpoint's, else the default
+       (:func:`_method`);
+    5. the split depth: as asked, else as the checkpoint recorded it, else
+       automatic when the units are built (:func:`_split_depth`, :func:`split_count`);
+    6. the memory: the join where its tables fit, else d4 (:func:`_memory`).
 
     Raises TypeError, ValueError for invalid arguments, and
-    :class:`parqueens.store.CheckpointError` if the checkpoint cannot be
+    :class:`parqueens.run.store.CheckpointError` if the checkpoint cannot be
     read.  Nothing is claimed or written."""
     backend = check_backend(backend)
     n, resolved, fixed = check_count(n, method, unique, fixed, split_depth, nodes)
@@ -245,33 +254,11 @@ def plan_run(
             **common, asked=method, method="plain", jobs=1, split_depth=None, direct=True
         )
     jobs = _jobs(jobs, backend, n - len(fixed))
-    kept, asked = None, method
-    if checkpoint is not None and method is None:  # the checkpoint keeps its method
-        asked = method = method_of(checkpoint, None)
-        if method is None and (split_depth is not None or nodes) and not fixed:
-            _refuse_search_on_join(checkpoint)
-        if method is None:  # the file's run is the default's: n may have kept d4
-            method = _size_method(checkpoint, n, resolved)
-        if method is not None:
-            n, resolved, fixed = check_count(n, method, unique, fixed, split_depth, nodes)
-            default = resolve_method(None, n, fixed, unique, split_depth, nodes)
-            kept = method if resolved != default else None
-    if checkpoint is not None and split_depth is None and resolved != "join":
-        split_depth = checkpoint.run_depth(n) or None  # as the first run chose it
-    fallback = None
-    if resolved == "join" and backend != "dask":
-        short = _join_memory(n, jobs or 1, backend, asked=asked)
-        if short is not None and checkpoint is not None and checkpoint.unit_method(n):
-            from .store import CheckpointError
-
-            raise CheckpointError(  # its units are the join's: d4 cannot go on with them
-                f"{checkpoint.path}: n = {n} was counted there by the join, and {short}: run "
-                f"it where more memory is free{', with fewer jobs' * (jobs > 1)}, or use "
-                f"another file"
-            )
-        if short is not None:
-            resolved = "d4"
-            fallback = f"{short}: counted by d4 (a search, in little memory)"
+    asked, resolved, kept = _method(
+        checkpoint, n, method, resolved, unique, fixed, split_depth, nodes
+    )
+    split_depth = _split_depth(checkpoint, n, split_depth, resolved)
+    resolved, fallback = _memory(checkpoint, n, resolved, jobs, backend, asked)
     return CountPlan(
         **common,
         asked=asked,
@@ -281,6 +268,56 @@ def plan_run(
         kept=kept,
         fallback=fallback,
     )
+
+
+def _method(checkpoint, n, method, resolved, unique, fixed, split_depth, nodes):
+    """The method of a count: ``(asked, resolved, kept)``, the method as
+    asked (or as the checkpoint's run keeps it, :func:`method_of`), the
+    method that counts n, and the checkpoint's method where it was kept for
+    a run that named none and the default would have counted n otherwise.
+    ``resolved``: the method as checked for what was asked."""
+    if checkpoint is None or method is not None:
+        return method, resolved, None
+    asked = method = method_of(checkpoint, None)  # the checkpoint keeps its method
+    if method is None and (split_depth is not None or nodes) and not fixed:
+        _refuse_search_on_join(checkpoint)
+    if method is None:  # the file's run is the default's: n may have kept d4
+        method = _size_method(checkpoint, n, resolved)
+    if method is None:
+        return asked, resolved, None
+    _, resolved, _ = check_count(n, method, unique, fixed, split_depth, nodes)
+    default = resolve_method(None, n, fixed, unique, split_depth, nodes)
+    return asked, resolved, method if resolved != default else None
+
+
+def _split_depth(checkpoint, n, split_depth, method):
+    """The split depth of a search: as asked, else as the checkpoint's first
+    run of n chose it; None: automatic (:func:`split_count`)."""
+    if checkpoint is not None and split_depth is None and method != "join":
+        return checkpoint.run_depth(n) or None
+    return split_depth
+
+
+def _memory(checkpoint, n, method, jobs, backend, asked):
+    """The method once the memory is known: ``(method, fallback)``, d4 with
+    why (the fallback) where the default's join would not fit
+    (:func:`_join_memory`; not checked on a Dask cluster, whose workers'
+    memory is their own).  Raises CheckpointError where the checkpoint's
+    units of n are the join's, which d4 cannot go on with."""
+    if method != "join" or backend == "dask":
+        return method, None
+    short = _join_memory(n, jobs or 1, backend, asked=asked)
+    if short is None:
+        return method, None
+    if checkpoint is not None and checkpoint.unit_method(n):
+        from .store import CheckpointError
+
+        raise CheckpointError(  # its units are the join's: d4 cannot go on with them
+            f"{checkpoint.path}: n = {n} was counted there by the join, and {short}: run "
+            f"it where more memory is free{', with fewer jobs' * (jobs > 1)}, or use "
+            f"another file"
+        )
+    return "d4", f"{short}: counted by d4 (a search, in little memory)"
 
 
 @dataclass(frozen=True)
