@@ -24,7 +24,7 @@ from .names import (
 )
 
 #: The most jobs a run may ask for (far more than any machine's cores; the
-#: runs use no more than they can keep busy, see :mod:`parqueens.backends`).
+#: runs use no more than they can keep busy, see :mod:`parqueens.run.backends`).
 MAX_JOBS = 4096
 
 
@@ -113,7 +113,7 @@ def check_scheduler(address):
     1..65535.  ``inproc://...`` is taken as it is.
 
     Whether a scheduler answers there is not checked here (see
-    :func:`parqueens.backends.dask_client`).  ``TypeError`` for a non-str,
+    :func:`parqueens.run.backends.dask_client`).  ``TypeError`` for a non-str,
     ``ValueError`` (one line, with the form to give) otherwise.
     """
     if not isinstance(address, str):
@@ -189,7 +189,7 @@ def check_jobs(jobs):
     """``jobs`` as given to a run: None, or a non-zero integer within
     ``-MAX_JOBS..MAX_JOBS`` (negative counts back from the cores, as in
     joblib).  What a run then uses is decided by
-    :func:`parqueens.backends.plan_jobs`."""
+    :func:`parqueens.run.backends.plan_jobs`."""
     if jobs is None:
         return None
     jobs = check_int(jobs, "jobs")

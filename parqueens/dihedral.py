@@ -17,7 +17,7 @@ under each of them.  Rows are counted from the top, columns from the left
   7    antitranspose       (m - c, m - r)
 ====  ==================  ===================
 
-No imports: :mod:`parqueens.small` finds the symmetry classes of small boards
+No imports: :mod:`parqueens.search.small` finds the symmetry classes of small boards
 with :func:`images` before numba or numpy are loaded, and
 :mod:`parqueens.symmetry` compiles :func:`map_square` with numba for its
 kernels and public helpers.

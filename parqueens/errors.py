@@ -7,14 +7,14 @@ code    meaning
 0       success
 1       a negative answer: no solution, a failed ``verify`` or
         ``--verify``, a long run declined at its prompt; a worker
-        process died (:class:`parqueens.backends.WorkerDied`)
+        process died (:class:`parqueens.run.backends.WorkerDied`)
 2       bad input: a usage error, an invalid argument (``ValueError``,
         ``TypeError``), an unusable file
-        (:class:`parqueens.store.CheckpointError`), an unusable backend
-        (:class:`parqueens.backends.BackendError`), a system error
+        (:class:`parqueens.run.store.CheckpointError`), an unusable backend
+        (:class:`parqueens.run.backends.BackendError`), a system error
 3       the Dask cluster is not there
-        (:class:`parqueens.backends.ClusterUnreachable`,
-        :class:`parqueens.backends.ClusterLost`)
+        (:class:`parqueens.run.backends.ClusterUnreachable`,
+        :class:`parqueens.run.backends.ClusterLost`)
 130     interrupted (Ctrl-C); 143: terminated (SIGTERM)
 141     the reader of standard output went away (as SIGPIPE)
 ======  ============================================================

@@ -1,7 +1,7 @@
 """Which method counts a board size, and the arguments of a count.
 
 A count is checked here once, at the library's door
-(:func:`check_count`, called by :func:`parqueens.runner.run_count` and by
+(:func:`check_count`, called by :func:`parqueens.run.runner.run_count` and by
 the command line before any work), and its method decided once
 (:func:`resolve_method`): the command line and the library share these
 rules.  Plain Python with no imports beyond :mod:`parqueens.checks` and
@@ -12,7 +12,7 @@ matching half-boards (:mod:`parqueens.join`; board sizes
 :data:`~parqueens.names.JOIN_MIN_N` to :data:`~parqueens.names.JOIN_MAX_N`,
 no fixed queens, split depth or node count); ``d4``, ``mirror`` and
 ``plain`` search whole boards row by row with the symmetry group of the
-square, its left-right reflection, or none (:mod:`parqueens.units`).
+square, its left-right reflection, or none (:mod:`parqueens.search.units`).
 """
 
 from .checks import (
@@ -39,7 +39,7 @@ def resolve_method(method, n, fixed=(), unique=False, split_depth=None, nodes=Fa
     and nothing asks for a search (a ``split_depth``, ``nodes``); else
     ``d4``; and ``plain`` with fixed queens (they break the symmetry) or for
     n < 4 (``d4`` needs four borders).  ``unique`` with the join takes the
-    classes from Burnside's lemma (:mod:`parqueens.burnside`).
+    classes from Burnside's lemma (:mod:`parqueens.join.burnside`).
 
     Raises ``ValueError`` for an unknown method, for ``d4``/``mirror``/``join``
     asked for together with fixed queens, ``unique`` with fixed queens
@@ -95,7 +95,7 @@ def min_depth(method, lexicographic=False):
 
 
 def check_count(n, method=None, unique=False, fixed=None, split_depth=None, nodes=False):
-    """Check the arguments of a count (:func:`parqueens.runner.run_count`)
+    """Check the arguments of a count (:func:`parqueens.run.runner.run_count`)
     before any work: returns ``(n, method, fixed)`` with the method resolved
     (:func:`resolve_method`) and the fixed queens as :func:`check_fixed`
     gives them.  Raises ``TypeError``/``ValueError``."""

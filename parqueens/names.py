@@ -12,7 +12,7 @@ MAX_N = 64
 
 #: How a total is counted: ``join`` matches half-boards (:mod:`parqueens.join`),
 #: the others search whole boards with a symmetry reduction
-#: (:mod:`parqueens.units`).  The default is decided per board size by
+#: (:mod:`parqueens.search.units`).  The default is decided per board size by
 #: :func:`parqueens.methods.resolve_method`.
 METHODS = ("join", "d4", "mirror", "plain")
 
@@ -27,7 +27,7 @@ SEARCH_METHODS = ("d4", "mirror", "plain")
 JOIN_MIN_N, JOIN_MAX_N = 4, 21
 
 #: Where the work units run: threads of this process (the default), loky
-#: worker processes, a Dask cluster (see :mod:`parqueens.backends`).
+#: worker processes, a Dask cluster (see :mod:`parqueens.run.backends`).
 BACKENDS = ("threads", "loky", "dask")
 
 #: Other spellings accepted for :data:`BACKENDS` by the library: joblib's
@@ -37,11 +37,11 @@ BACKEND_ALIASES = {"threading": "threads", None: "threads"}
 
 #: The weight of a work unit's solutions, by method: each ``mirror``
 #: solution stands for itself and its mirror image; ``d4`` weighs each class
-#: found by its orbit size instead (see :class:`parqueens.tally.Tally`); a
+#: found by its orbit size instead (see :class:`parqueens.run.tally.Tally`); a
 #: ``join`` unit's count is its share of the total, weights folded in.
 WEIGHTS = {"plain": 1, "mirror": 2, "d4": 1, "join": 1}
 
-#: Boards below this size have no work units (:mod:`parqueens.small` solves them).
+#: Boards below this size have no work units (:mod:`parqueens.search.small` solves them).
 UNITS_FROM = 3
 
 #: Orbit sizes of the symmetry classes, indexed like the per-unit class

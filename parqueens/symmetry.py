@@ -94,7 +94,7 @@ def canonical_stabilizer(n, queens, inv, ties_only=False):
     decided from the border queens in O(1).  With ``ties_only``, images
     with a smaller first entry are ignored: the D4 search's masks have
     already ranked them below ``queens`` (see
-    :func:`parqueens.units.d4_order`), so only ties are compared.
+    :func:`parqueens.search.units.d4_order`), so only ties are compared.
     """
     stab = 1
     q0 = queens[0]

@@ -135,7 +135,7 @@ class VerifyReport:
 
 
 def _scan_direct(block, prev, has_prev, unique, valid, canon):
-    """:func:`parqueens.kernels.scan_solutions` in Python, for a small list."""
+    """:func:`parqueens.search.kernels.scan_solutions` in Python, for a small list."""
     increasing = True
     before = prev.tolist() if has_prev else None
     for i, row in enumerate(block.tolist()):

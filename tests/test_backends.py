@@ -2,7 +2,7 @@
 the library), tables, checkpoints, a cluster of its own, bad scheduler
 options, and clusters that lose their workers or scheduler.  The commands
 run in-process through ``cli.main`` (fixture ``cli``; waits shortened
-through the module constants of parqueens.backends), except three
+through the module constants of parqueens.run.backends), except three
 subprocesses: the wait for an unreachable scheduler (in the background,
 overlapping the other tests), the run whose worker is killed and the run
 whose scheduler is closed."""

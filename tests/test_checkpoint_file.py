@@ -1,4 +1,4 @@
-"""The checkpoint's file (:mod:`parqueens.checkpoint_file`): a new file built
+"""The checkpoint's file (:mod:`parqueens.run.checkpoint_file`): a new file built
 aside and published by a hard link (a lost race opens the winner's file, no
 hard links: created in place, stale files of dead runs removed), the holder
 record of the process writing it and its liveness (a dead process, a reused

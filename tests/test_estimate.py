@@ -1,4 +1,4 @@
-"""Estimates without running (parqueens.estimate): the table's progress weights."""
+"""Estimates without running (parqueens.run.estimate): the table's progress weights."""
 
 
 def test_table_progress_weights_follow_the_work():

@@ -3,7 +3,7 @@ unit against the plain search kernel restricted to the unit's row sets.
 
 The unit oracle re-derives a unit's row sets and weights from the rules in
 :mod:`parqueens.join` (not from its code) and counts each row set's
-solutions with :func:`parqueens.kernels.count_batch`, one allowed-columns
+solutions with :func:`parqueens.search.kernels.count_batch`, one allowed-columns
 mask per row: the east half for the rows of the set, the west half for
 the others.
 """

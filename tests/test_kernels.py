@@ -1,9 +1,9 @@
 """The counting kernel's compiled variants against each other and the oracle.
 
-:func:`parqueens.kernels._count` is compiled in variants chosen by argument
+:func:`parqueens.search.kernels._count` is compiled in variants chosen by argument
 types: with or without the per-row table of banned squares, with or without
 recording the solutions (leaves), with or without the node counter, and
-the listing (:func:`parqueens.kernels.list_solutions`, writing every solution).  Each
+the listing (:func:`parqueens.search.kernels.list_solutions`, writing every solution).  Each
 must find the same solutions as brute force over all permutations.
 """
 

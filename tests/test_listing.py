@@ -1,4 +1,4 @@
-"""Listing solutions (parqueens.listing) against the brute-force oracle."""
+"""Listing solutions (parqueens.run.listing) against the brute-force oracle."""
 
 import joblib
 import pytest

@@ -1,4 +1,4 @@
-"""A count decided once (parqueens.plan): the run's identity names the default
+"""A count decided once (parqueens.run.plan): the run's identity names the default
 method."""
 
 from parqueens.run.plan import run_identity

@@ -1,4 +1,4 @@
-"""Counting runs (parqueens.runner, and parqueens.count): totals and classes
+"""Counting runs (parqueens.run.runner, and parqueens.count): totals and classes
 against OEIS, the brute-force oracle and each other, for any jobs and split
 depth; resume from a checkpoint (everything, part, nodes), --recheck
 catching a wrong stored result, the stop flag and Ctrl-C in the library."""

@@ -1,4 +1,4 @@
-"""The run store (parqueens.store): checkpoints that refuse another run's work
+"""The run store (parqueens.run.store): checkpoints that refuse another run's work
 and serve every command of their own; checksums on every stored row (an
 edited, truncated or bit-flipped row is refused with the unit named, with
 the command that removes it); faulty files and file systems, each one clear

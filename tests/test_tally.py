@@ -1,4 +1,4 @@
-"""The exact merge of units' results into counts and classes (parqueens.tally)."""
+"""The exact merge of units' results into counts and classes (parqueens.run.tally)."""
 
 from parqueens import names
 from parqueens.run.runner import run_count

@@ -1,4 +1,4 @@
-"""Work units (parqueens.units): how many, which weights, stable ids, correct
+"""Work units (parqueens.search.units): how many, which weights, stable ids, correct
 constraints; fixed queens prune the units while they are built (listings and
 counts agree, the split depth grows past the fixed rows, nothing is built
 only to be thrown away)."""

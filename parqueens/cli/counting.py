@@ -1,10 +1,10 @@
 """``parqueens count`` and ``parqueens table``: counts planned once by the
-library (:func:`parqueens.plan.plan_run`), estimated and guarded from that
-plan, run (:func:`parqueens.runner.run_plan`) and printed.
+library (:func:`parqueens.run.plan.plan_run`), estimated and guarded from that
+plan, run (:func:`parqueens.run.runner.run_plan`) and printed.
 
-A long run (an estimate over a day, :data:`parqueens.plan.GUARD_SECONDS`)
+A long run (an estimate over a day, :data:`parqueens.run.plan.GUARD_SECONDS`)
 needs ``--yes`` or a yes at its prompt; boards of
-:data:`parqueens.plan.ESTIMATED_FROM` rows or more to search are estimated
+:data:`parqueens.run.plan.ESTIMATED_FROM` rows or more to search are estimated
 before they start, and the estimate is said when it is over a minute.
 """
 
@@ -203,7 +203,7 @@ def print_estimate(args, plan):
 
 
 def guard(args, what, plans):
-    """Estimate the plans worth estimating (:attr:`parqueens.plan.CountPlan.long`)
+    """Estimate the plans worth estimating (:attr:`parqueens.run.plan.CountPlan.long`)
     and ask before a run over a day (``--yes``: don't); say an estimate
     over a minute."""
     from ..run.plan import GUARD_SECONDS

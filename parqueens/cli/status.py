@@ -1,5 +1,5 @@
 """``parqueens status FILE``: what a checkpoint holds, as the library
-computes it (:func:`parqueens.status.checkpoint_status`), printed as text or
+computes it (:func:`parqueens.run.status.checkpoint_status`), printed as text or
 one JSON object."""
 
 import json

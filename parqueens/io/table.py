@@ -1,6 +1,6 @@
 """The count table (``parqueens table``) as text: csv, json and md.
 
-A table is a list of :class:`parqueens.runner.CountResult`, one per board
+A table is a list of :class:`parqueens.run.runner.CountResult`, one per board
 size; its columns are ``n``, ``total``, ``fundamental`` (with ``unique``),
 ``method``, ``units`` and ``seconds`` (rounded to milliseconds).  Markdown
 has a header and a line a row, so that standard output gets each row as
@@ -39,7 +39,7 @@ class TableFormat:
         raise NotImplementedError
 
     def row(self, result, unique):
-        """The line of one :class:`parqueens.runner.CountResult` (str, without newline)."""
+        """The line of one :class:`parqueens.run.runner.CountResult` (str, without newline)."""
         raise NotImplementedError
 
     def text(self, results, unique):

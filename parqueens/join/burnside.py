@@ -19,7 +19,7 @@ small searches over symmetric placements, which place each queen together
 with its images, so that a total counted by any method (the join, which does
 not classify) gives the classes cheaply.
 
-The kernels follow :mod:`parqueens.kernels`' conventions (row 0 at the top,
+The kernels follow :mod:`parqueens.search.kernels`' conventions (row 0 at the top,
 column ``c`` is bit ``1 << c``, ``uint64`` masks, every literal cast), but the
 diagonals are kept *absolute*: the square ``(r, c)`` lies on the diagonal
 ``r + c`` of one family and ``r - c + n - 1`` of the other, bits of a mask of
@@ -281,7 +281,7 @@ def orbits_from_counts(n, total, half_turn, quarter_turn):
     -------
     dict
         ``{8: (Q - P) / 8, 4: (P - R) / 4, 2: R / 2, 1: 0}`` (orbit size ->
-        classes, as :attr:`parqueens.runner.CountResult.orbits`); for n <= 1
+        classes, as :attr:`parqueens.run.runner.CountResult.orbits`); for n <= 1
         the single solution is fixed by every symmetry: ``{8: 0, 4: 0, 2: 0,
         1: 1}``.  The classes (OEIS A002562) are the sum of the values.
 

@@ -6,7 +6,7 @@ directly (``ir.VectorType``), which LLVM lowers to one AVX2 instruction
 each where the machine has AVX2, and to pairs of SSE or scalar
 instructions elsewhere, so the kernels stay portable.  The population
 count is ``llvm.ctpop.v4i64`` (a table lookup by nibbles on AVX2).  Used
-by :mod:`parqueens.join_kernels`; the vectors never leave a kernel.
+by :mod:`parqueens.join.kernels`; the vectors never leave a kernel.
 """
 
 from llvmlite import ir

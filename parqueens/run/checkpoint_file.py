@@ -3,7 +3,7 @@ run at a time, written in transactions; SQLite's failures as one-line
 :class:`CheckpointError` messages.
 
 What the file holds (its tables, rows and checksums) is
-:mod:`parqueens.store`'s: :class:`parqueens.store.RunStore` is a
+:mod:`parqueens.run.store`'s: :class:`parqueens.run.store.RunStore` is a
 :class:`CheckpointFile` that creates and checks its tables.
 
 A new file is built aside (``.NAME.PID.XXXX.creating`` in the same folder)
@@ -15,7 +15,7 @@ in one transaction.
 
 The *holder* of a file is the run writing it: its process recorded in the
 file (``meta`` key ``holder``: process id and start time, host, command,
-since when) from its first write or :meth:`parqueens.store.RunStore.claim`
+since when) from its first write or :meth:`parqueens.run.store.RunStore.claim`
 until it closes the file.  A second run on a file whose holder is alive is
 refused (:class:`CheckpointInUse`); the hold of a process that no longer
 runs (killed, a machine restarted, its id reused) is taken over.
@@ -36,7 +36,7 @@ from ..tempfiles import pid_alive, remove_stale, temp_prefix
 
 #: Parameters not compared when a file is opened: a file serves every
 #: command and size of its work; its work (method, fixed queens) is checked
-#: by :meth:`parqueens.store.RunStore.claim`, and whether a size holds the symmetry classes
+#: by :meth:`parqueens.run.store.RunStore.claim`, and whether a size holds the symmetry classes
 #: that ``unique`` needs is recorded per size.
 _PER_SIZE_KEYS = {"command", "n", "unique", "method", "fixed"}
 
@@ -154,7 +154,7 @@ class CheckpointFile:
     new file (in one transaction, recording ``params``) and
     ``_open_existing(params)`` checks an existing file's, setting
     ``self.params`` to the parameters it records.  Arguments and exceptions:
-    :class:`parqueens.store.RunStore`.
+    :class:`parqueens.run.store.RunStore`.
     """
 
     def __init__(self, path, params=None):
@@ -226,7 +226,7 @@ class CheckpointFile:
     def _writable(self):
         """Before a write: raise the read-only CheckpointError if this file
         cannot be written, else hold the file if this store does not yet
-        (:meth:`parqueens.store.RunStore.claim` usually took the hold)."""
+        (:meth:`parqueens.run.store.RunStore.claim` usually took the hold)."""
         if self.read_only_file:
             name = self._read_only_name()
             raise CheckpointError(
@@ -387,7 +387,7 @@ class CheckpointFile:
     def _check_params(self, stored, params, skip=_PER_SIZE_KEYS):
         """Refuse a file whose recorded parameters differ from ``params``,
         but for the keys ``skip`` (by default what names the command, and
-        what :meth:`parqueens.store.RunStore.claim` and ``begin_run``
+        what :meth:`parqueens.run.store.RunStore.claim` and ``begin_run``
         check)."""
         keys = sorted((set(stored) | set(params)) - set(skip))
         diff = ", ".join(

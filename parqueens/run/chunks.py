@@ -86,10 +86,10 @@ def run_chunk(units, unique, nodes=False, stop=None):
 
 
 def search_specs(n, specs, nodes=False, stop=None):
-    """Run the counting kernel on a list of :class:`parqueens.units.UnitSpec`.
+    """Run the counting kernel on a list of :class:`parqueens.search.units.UnitSpec`.
 
     Returns ``(solutions, by_stab, nodes)`` as
-    :func:`parqueens.kernels.count_batch` does, with ``nodes`` (uint64,
+    :func:`parqueens.search.kernels.count_batch` does, with ``nodes`` (uint64,
     one per spec) only if asked for, else None: counting the queens
     placed takes a kernel variant with a counter in its hot loop.  A spec
     that is not ``ok`` counts nothing.  ``stop``: see :func:`run_chunk`.
@@ -131,9 +131,9 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False):
     """Yield lists of ``(unit, UnitResult)`` pairs as chunks of units finish.
 
     ``unique`` and ``nodes`` as in :func:`run_chunk`.  ``jobs`` (as
-    planned: :func:`parqueens.backends.plan_jobs`) = 1 runs in this process;
-    otherwise :func:`parqueens.backends.parallel` with ``backend``.  Order
-    is not guaranteed.  Raises :class:`parqueens.backends.WorkerDied` if a
+    planned: :func:`parqueens.run.backends.plan_jobs`) = 1 runs in this process;
+    otherwise :func:`parqueens.run.backends.parallel` with ``backend``.  Order
+    is not guaranteed.  Raises :class:`parqueens.run.backends.WorkerDied` if a
     worker or the cluster is lost.
     """
     if not units:

@@ -5,7 +5,7 @@ The search methods: the nodes of the search tree by Knuth's random probes
 measured on a small board.  The join: the cost model of its units
 (:attr:`parqueens.join.JoinUnit.work`) scaled by this machine's speed on a
 small board.  :func:`size_weights` weighs the sizes of a table for its
-progress bar.  Called through :meth:`parqueens.plan.CountPlan.estimate`.
+progress bar.  Called through :meth:`parqueens.run.plan.CountPlan.estimate`.
 """
 
 import time
@@ -87,7 +87,7 @@ def _estimate_join(split, build_seconds):
 
 
 def probe_units(units, probes, seed):
-    """Knuth's estimates over work units (:func:`parqueens.kernels.knuth_estimate`):
+    """Knuth's estimates over work units (:func:`parqueens.search.kernels.knuth_estimate`):
     ``(nodes, solutions)``, floats, the solutions weighted by the units'
     weights.  ``probes`` random walks in all, spread over at most 256 units
     (all of them when there are no more; else a random sample, scaled up)."""

@@ -1,7 +1,7 @@
 """Listing solutions: all of them, or one canonical form per symmetry class,
 in lexicographic order, streamed in blocks of bounded size.
 
-The search is the listing kernel, :func:`parqueens.kernels.list_solutions` (the
+The search is the listing kernel, :func:`parqueens.search.kernels.list_solutions` (the
 counting kernel's variant that writes the columns of the solutions it
 finds).  Work units are taken in lexicographic order of their prefixes, and
 each unit lists its solutions in lexicographic order (the kernel tries
@@ -22,7 +22,7 @@ out, each backwards, mirrored.  The stream is byte for byte the same.
 
 ``unique``: the canonical form of a class is its lexicographically smallest
 member; the D4 method's search in its lexicographic order (see
-:func:`parqueens.units.d4_order`) finds exactly these, so it lists them directly.
+:func:`parqueens.search.units.d4_order`) finds exactly these, so it lists them directly.
 """
 
 import collections
@@ -47,7 +47,7 @@ from ..search.small import solutions as direct_solutions
 from .backends import call_interruptibly, plan_jobs
 
 # numpy, the numba kernels and the work units are imported where they are
-# used: a small board (parqueens.small) is listed without them, at once.
+# used: a small board (parqueens.search.small) is listed without them, at once.
 
 #: Work units per task given to a thread.
 _CHUNK_UNITS = 16
@@ -76,7 +76,7 @@ def _listing_depth(n, method, fixed=(), jobs=1):
     """The split depth of a listing.  Without fixed queens, the shallowest
     prefix below which at most _ROWS_PER_UNIT rows are free (a bounded number
     of solutions per unit), at least the method's smallest.  With fixed
-    queens, the count's (:func:`parqueens.units.auto_depth`: enough units for
+    queens, the count's (:func:`parqueens.search.units.auto_depth`: enough units for
     the jobs): they prune the search, so a unit holds far fewer solutions,
     and 13 free rows above fixed bottom rows took some 10**6 units built in
     Python (50 s where the count took 1.5 s); a unit that still finds more
@@ -188,7 +188,7 @@ def iter_blocks(
         :func:`spill_bytes`); None: the system's (``TMPDIR``).
     arrays : bool
         False: a board small enough to be solved without the kernels
-        (:mod:`parqueens.small`) comes as one list of tuples, without
+        (:mod:`parqueens.search.small`) comes as one list of tuples, without
         importing numpy (0.05 s of start-up).
 
     Yields
@@ -225,7 +225,7 @@ def iter_blocks(
 
 
 def _direct_blocks(n, fixed, unique, limit, arrays):
-    """The solutions of a small board (:mod:`parqueens.small`), at most
+    """The solutions of a small board (:mod:`parqueens.search.small`), at most
     ``limit``: one block, a uint8 array (a list of tuples without
     ``arrays``), or none if there are none."""
     found = direct_solutions(n, fixed, unique)[:limit]
@@ -368,7 +368,7 @@ def planned_count(n, *, unique=False, fixed=None, limit=None, jobs=None, fits=No
 
     Counting the solutions costs a quarter of listing them, so for more than
     13 rows to search the number is estimated by Knuth's random probes
-    (:func:`parqueens.estimate.probe_units`, 100,000 of them over the units of
+    (:func:`parqueens.run.estimate.probe_units`, 100,000 of them over the units of
     two rows: about 0.03 s; within 14 % of the count for n = 12..20;
     ``unique``: an eighth of the total).  ``fits``: None, or a predicate on
     a number of solutions (such as whether their file fits in the free

@@ -3,12 +3,12 @@
 :func:`plan_run` checks a count's arguments once (at the library's door,
 :func:`parqueens.methods.check_count`), decides its method (the
 checkpoint's own, when none is asked for), its jobs
-(:func:`parqueens.backends.plan_jobs`) and whether a small board is solved
-in Python at once (:mod:`parqueens.small`).  The :class:`CountPlan` it
+(:func:`parqueens.run.backends.plan_jobs`) and whether a small board is solved
+in Python at once (:mod:`parqueens.search.small`).  The :class:`CountPlan` it
 returns builds its work units when first asked (:attr:`CountPlan.split`)
 and estimates its time (:meth:`CountPlan.estimate`); the guard of long
 runs, ``--estimate``, the progress bar and the run
-(:func:`parqueens.runner.run_plan`) all use that one plan.
+(:func:`parqueens.run.runner.run_plan`) all use that one plan.
 """
 
 import functools
@@ -48,7 +48,7 @@ class CountPlan:
     fixed : tuple of (int, int)
         The fixed queens, 0-based, sorted.
     jobs : int
-        The jobs planned (:func:`parqueens.backends.plan_jobs`); the run
+        The jobs planned (:func:`parqueens.run.backends.plan_jobs`); the run
         uses no more than its units.
     split_depth : int or None
         As asked, or as recorded in the checkpoint for n; None: automatic.
@@ -56,7 +56,7 @@ class CountPlan:
         Where the units run.
     nodes : bool
         The queens placed are counted.
-    checkpoint : parqueens.store.RunStore or None
+    checkpoint : parqueens.run.store.RunStore or None
         The store of the run.
     kept : str or None
         The checkpoint's method, when it was kept for a run that named none
@@ -105,7 +105,7 @@ class CountPlan:
 
     def estimate(self):
         """The estimated time of the run: a dict (see
-        :func:`parqueens.estimate.estimate_split`), computed once; a small
+        :func:`parqueens.run.estimate.estimate_split`), computed once; a small
         board's is 0."""
         if self._estimate is None:
             self._estimate = self._make_estimate()
@@ -129,7 +129,7 @@ class CountPlan:
 
     def with_checkpoint(self, store):
         """This count planned again with its checkpoint (a
-        :class:`parqueens.store.RunStore`, opened once the arguments were
+        :class:`parqueens.run.store.RunStore`, opened once the arguments were
         checked): the store may keep its own method and split depth.
         Returns a new :class:`CountPlan` (this one if ``store`` is None)."""
         if store is None:
@@ -174,7 +174,7 @@ class CountPlan:
         of n: another run's, n counted by another method, at another split
         depth, or without the classes ``unique`` needs; its stored rows of n
         are checked against their checksums.  A refusal leaves the file as
-        it was.  Raises :class:`parqueens.store.CheckpointError`."""
+        it was.  Raises :class:`parqueens.run.store.CheckpointError`."""
         store = self.checkpoint
         if store is None or self.direct:
             return
@@ -188,9 +188,9 @@ class CountPlan:
 
     def claim(self):
         """Check the checkpoint (:meth:`check_checkpoint`) and hold it for
-        this run (:meth:`parqueens.store.RunStore.claim`); nothing without
-        one.  Raises :class:`parqueens.store.CheckpointError` (and
-        :class:`parqueens.store.CheckpointInUse`)."""
+        this run (:meth:`parqueens.run.store.RunStore.claim`); nothing without
+        one.  Raises :class:`parqueens.run.store.CheckpointError` (and
+        :class:`parqueens.run.store.CheckpointInUse`)."""
         if self.checkpoint is not None and not self.direct:
             self.check_checkpoint()
             self.checkpoint.claim(self.identity)
@@ -425,7 +425,7 @@ def _refuse_search_on_join(checkpoint):
 
 
 def _jobs(jobs, backend, rows):
-    """The jobs a count plans (:func:`parqueens.backends.plan_jobs`); None on
+    """The jobs a count plans (:func:`parqueens.run.backends.plan_jobs`); None on
     a Dask cluster not reached yet, whose threads decide
     (:meth:`CountPlan.with_jobs`)."""
     from .backends import BackendError
@@ -444,7 +444,7 @@ def run_identity(method, unique, fixed, search=False):
     other run: ``plain`` with fixed queens, ``d4`` when a ``search`` was
     asked for (a split depth, a node count), else ``join``, the join where
     it serves and ``d4`` elsewhere), ``unique`` and the fixed queens.  A
-    JSON-ready dict, checked by :meth:`parqueens.store.RunStore.claim`; the
+    JSON-ready dict, checked by :meth:`parqueens.run.store.RunStore.claim`; the
     split depth is checked per board size, the version when the file is
     opened."""
     fixed = sorted({(int(r), int(c)) for r, c in fixed or ()})
@@ -454,7 +454,7 @@ def run_identity(method, unique, fixed, search=False):
 
 def method_of(checkpoint, asked):
     """The method a count asks for (``asked``, None for the default), given
-    its checkpoint (a :class:`parqueens.store.RunStore` or None): what was
+    its checkpoint (a :class:`parqueens.run.store.RunStore` or None): what was
     asked, or when nothing was, the method the checkpoint's run recorded,
     so that a file keeps its method (one made with ``--method d4``, or by
     parqueens 0.2, whose default was ``d4``, goes on with ``d4``)."""

@@ -70,7 +70,7 @@ class CountResult:
     half_turn, quarter_turn : int or None
         With ``unique``: the solutions fixed by the half turn (OEIS A032522)
         and by the quarter turn (OEIS A033148), from which the join's
-        classes follow by Burnside's lemma (:mod:`parqueens.burnside`); for
+        classes follow by Burnside's lemma (:mod:`parqueens.join.burnside`); for
         the search methods, from their classes.
     conflict : str or None
         Why fixed queens admit no solution (then ``total`` is 0).
@@ -134,14 +134,14 @@ def run_count(
         about 1/8 of the full tree), ``"mirror"`` (1/2) or ``"plain"`` (all
         of it); None: the join where it serves, else d4, or the method of
         the checkpoint (see :func:`parqueens.methods.resolve_method` and
-        :func:`parqueens.plan.method_of`).
+        :func:`parqueens.run.plan.method_of`).
     jobs : int or None
         Parallel jobs (threads by default); None for all cores (but 1 for
         at most 14 rows to search, fixed queens not counted, where starting
         jobs costs more than the search), negative
         as in joblib, 1 for none (the search runs in this thread).  No more
         than the cores, nor than the work units, run: see
-        :func:`parqueens.backends.plan_jobs`; :attr:`CountResult.jobs` says
+        :func:`parqueens.run.backends.plan_jobs`; :attr:`CountResult.jobs` says
         how many ran.
     split_depth : int or None
         Rows pre-placed per work unit of a search; None chooses one with at
@@ -152,16 +152,16 @@ def run_count(
     fixed : iterable of (int, int) or None
         Queens every counted solution must contain, as 0-based
         ``(row, col)``; the method is then ``plain``.
-    checkpoint : parqueens.store.RunStore, str, os.PathLike or None
+    checkpoint : parqueens.run.store.RunStore, str, os.PathLike or None
         Store each finished unit there, and skip the units it already holds;
-        a file that holds another run (:func:`parqueens.plan.run_identity`),
+        a file that holds another run (:func:`parqueens.run.plan.run_identity`),
         or that another live process uses, is refused.  A path is opened
         (created if missing) and closed again by this call.
     backend : str or None
         Where the units run: ``"threads"`` (default, as on the command line;
         also ``"threading"`` and None),
         ``"loky"`` for worker processes, ``"dask"`` inside
-        :func:`parqueens.backends.dask_client`.
+        :func:`parqueens.run.backends.dask_client`.
     nodes : bool
         Also count the queens placed (:attr:`CountResult.nodes`), with a
         kernel variant that has a counter in its hot loop (5 to 10 %
@@ -185,17 +185,17 @@ def run_count(
     TypeError, ValueError
         For invalid arguments (``checkpoint`` neither a store nor a path:
         TypeError).
-    parqueens.store.CheckpointError
+    parqueens.run.store.CheckpointError
         If the checkpoint belongs to another run, is in use by another live
-        process (:class:`parqueens.store.CheckpointInUse`), holds a row that
+        process (:class:`parqueens.run.store.CheckpointInUse`), holds a row that
         fails its checksum, or cannot be written.
     ResultMismatch
         If a rechecked unit's result differs from the stored one (the unit
         is named; nothing more runs).
-    parqueens.backends.WorkerDied
+    parqueens.run.backends.WorkerDied
         If a worker process or the Dask cluster is lost.
     RunInterrupted
-        On Ctrl-C or SIGTERM (:class:`parqueens.backends.Terminated`) during
+        On Ctrl-C or SIGTERM (:class:`parqueens.run.backends.Terminated`) during
         the search; the units finished are in the checkpoint.
     """
     check_recheck(recheck, checkpoint)
@@ -219,7 +219,7 @@ def run_count(
 
 def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, backend="threads"):
     """The estimated time of a count, without running it: a dict (see
-    :func:`parqueens.estimate.estimate_split`); the arguments as
+    :func:`parqueens.run.estimate.estimate_split`); the arguments as
     :func:`run_count`'s.  Raises TypeError, ValueError."""
     plan = plan_run(
         n, method=method, jobs=jobs, split_depth=split_depth, fixed=fixed, backend=backend
@@ -228,7 +228,7 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, backend
 
 
 def _open_checkpoint(checkpoint, n, identity):
-    """``checkpoint`` as a :class:`parqueens.store.RunStore`: a store as it
+    """``checkpoint`` as a :class:`parqueens.run.store.RunStore`: a store as it
     is, a path opened (created if missing) for this count; TypeError else."""
     import os
 
@@ -245,8 +245,8 @@ def _open_checkpoint(checkpoint, n, identity):
 
 
 def run_plan(plan, *, progress=False, recheck=None):
-    """Run a count as planned (a :class:`parqueens.plan.CountPlan`): claim
-    its checkpoint (:meth:`~parqueens.plan.CountPlan.claim`), take the
+    """Run a count as planned (a :class:`parqueens.run.plan.CountPlan`): claim
+    its checkpoint (:meth:`~parqueens.run.plan.CountPlan.claim`), take the
     units it holds, search a sample of them again (``recheck``, see
     :func:`run_count`), dispatch the others, merge, and record the size as
     finished.  Returns a :class:`CountResult`; raises as
@@ -307,7 +307,7 @@ def run_plan(plan, *, progress=False, recheck=None):
 
 def _direct(n, fixed, unique):
     """The :class:`CountResult` of a small board, searched in Python
-    (:mod:`parqueens.small`): method ``plain``, no work units, one job."""
+    (:mod:`parqueens.search.small`): method ``plain``, no work units, one job."""
     start = time.perf_counter()
     found = small.solutions(n, fixed)
     result = CountResult(n, len(found), method="plain", conflict=fixed_conflict(fixed))

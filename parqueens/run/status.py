@@ -28,7 +28,7 @@ def checkpoint_status(path):
 
     Raises
     ------
-    parqueens.store.CheckpointError
+    parqueens.run.store.CheckpointError
         The file is missing, not a checkpoint, damaged, or holds no run yet.
     """
     from .tally import classes, tally_stored
@@ -94,7 +94,7 @@ def stored_method(identity, n):
     ``fixed``) counts board size n with: as the run resolved it, ``join``
     naming the default (the join where it serves, ``d4`` elsewhere).
 
-    Raises :class:`parqueens.store.CheckpointError` if the identity is not a
+    Raises :class:`parqueens.run.store.CheckpointError` if the identity is not a
     run's."""
     fixed = [tuple(q) for q in identity.get("fixed") or []]
     method = identity.get("method")

@@ -11,7 +11,7 @@ or that is not a parqueens checkpoint at all, is refused
 The database is in WAL mode and each finished chunk of units is one
 transaction, so a killed run loses at most the chunks in flight.  How a
 file is created, opened and held by one run at a time, and SQLite's
-failures reported: :mod:`parqueens.checkpoint_file`.
+failures reported: :mod:`parqueens.run.checkpoint_file`.
 
 Schema: ``meta(key, value)`` holds ``format``, ``version``, ``params``
 (JSON: the command's parameters) and ``run`` (JSON: the identity of the
@@ -26,7 +26,7 @@ unit id or split, its counts and the parqueens version, checked whenever
 the row is read: an edited, truncated or bit-flipped row is refused, with
 the unit named, and never merged.  A checksum cannot tell a wrong result
 computed by a faulty machine, which the run stores with a valid checksum:
-:func:`parqueens.runner.run_count` recomputes a sample of the stored units
+:func:`parqueens.run.runner.run_count` recomputes a sample of the stored units
 on resume for that (``recheck``).
 """
 
@@ -131,7 +131,7 @@ class RunStore(CheckpointFile):
     """An open checkpoint file: the runs of the board sizes and their
     finished units (see the module docstring).
 
-    Created, opened and held as :mod:`parqueens.checkpoint_file` says: one
+    Created, opened and held as :mod:`parqueens.run.checkpoint_file` says: one
     run at a time writes a file (its *holder*, from its first write or
     :meth:`claim` until :meth:`close`), and a second run on a file held by
     a live process is refused (:class:`CheckpointInUse`), naming that
@@ -268,7 +268,7 @@ class RunStore(CheckpointFile):
 
     def claim(self, identity):
         """Take this file for the run ``identity`` (a dict, see
-        :func:`parqueens.plan.run_identity`): in one transaction, check
+        :func:`parqueens.run.plan.run_identity`): in one transaction, check
         that no other live process holds the file, that it belongs to this
         run (the first run to claim a file records its identity), and hold
         it until :meth:`close`.  A refused claim changes nothing.

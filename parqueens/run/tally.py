@@ -7,7 +7,7 @@ totals never overflow (a single unit's count is a ``uint64``, which no
 search can fill: 2**64 solutions at a billion a second take 585 years).
 :func:`classes` turns a complete tally into the classes by orbit size: the
 ones the search units found, or for the join Burnside's lemma on its total
-(:mod:`parqueens.burnside`).  Used by a run, a resume and ``status``.
+(:mod:`parqueens.join.burnside`).  Used by a run, a resume and ``status``.
 """
 
 from dataclasses import dataclass, field
@@ -76,7 +76,7 @@ class Tally:
 def tally_stored(method, stored):
     """A :class:`Tally` of units read from a checkpoint: ``stored`` maps unit
     ids to ``(solutions, by_stab, nodes)`` (see
-    :meth:`parqueens.store.RunStore.begin_run`)."""
+    :meth:`parqueens.run.store.RunStore.begin_run`)."""
     tally = Tally(method)
     for res in stored.values():
         tally.add(UnitResult(*res))
@@ -87,13 +87,13 @@ def classes(method, n, tally, checkpoint=None):
     """The symmetry classes of a complete count of board size n, by orbit
     size (see :attr:`CountResult.orbits`): for ``join``, from the total and
     the solutions fixed by the rotations, by Burnside's lemma
-    (:func:`parqueens.burnside.orbits_from_counts`); else from the classes
+    (:func:`parqueens.join.burnside.orbits_from_counts`); else from the classes
     the units found (``tally``, a :class:`Tally`).
 
     Counts that do not add up raise RuntimeError (an internal error: a
     wrong count detected, never printed), or where ``tally`` holds units
-    read from ``checkpoint`` (a :class:`parqueens.store.RunStore`), a
-    :class:`parqueens.store.ResultMismatch` naming the file: a stored result
+    read from ``checkpoint`` (a :class:`parqueens.run.store.RunStore`), a
+    :class:`parqueens.run.store.ResultMismatch` naming the file: a stored result
     is wrong."""
     try:
         if method == "join":

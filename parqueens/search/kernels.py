@@ -29,8 +29,8 @@ mixed ``int64``/``uint64`` arithmetic into floating point.  The kernels are
 private; other modules call them through the entry points of ``__all__``,
 each a plain function beside its kernel that documents the arguments (one
 Python call per unit or chunk, none in a search), or :func:`popcount`, which
-other kernels call (numba).  :mod:`parqueens.units` builds the inputs,
-:mod:`parqueens.runner` and :mod:`parqueens.listing` run the searches
+other kernels call (numba).  :mod:`parqueens.search.units` builds the inputs,
+:mod:`parqueens.run.runner` and :mod:`parqueens.run.listing` run the searches
 (:func:`count_batch`, :func:`list_solutions`, :func:`knuth_estimate`).  The
 last section holds the kernels that check lists of solutions for
 :mod:`parqueens.verify`.
@@ -499,7 +499,7 @@ def count_batch(n, allowed, leaf_mode, ties, nodes, stop=None):
     ``allowed``: uint64, shape ``(units, n)`` (a unit whose row 0 is empty
     is skipped); ``leaf_mode``: int64, shape ``(units,)``: :data:`LEAF_COUNT`,
     :data:`LEAF_CANONICAL` or :data:`LEAF_D4` (see
-    :func:`parqueens.units.unit_masks`); ``ties``: int64,
+    :func:`parqueens.search.units.unit_masks`); ``ties``: int64,
     shape ``(units, 3)``: ``tie_row_a, tie_row_b, tie_cols``.  ``nodes``:
     None, or uint64 of shape ``(units,)`` to which each unit's queens
     placed are added.  ``stop``: None, or a uint8 array of 1 read before

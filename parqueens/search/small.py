@@ -33,7 +33,7 @@ def serves(
     """Whether a run is answered by this module: a small board (at most
     :data:`DIRECT_N` rows to search) and nothing asked of the machinery (all
     other arguments at their defaults, ``jobs`` None or 1).  Arguments as
-    :func:`parqueens.runner.run_count` takes them, checked."""
+    :func:`parqueens.run.runner.run_count` takes them, checked."""
     plain = (
         jobs in (None, 1)
         and method is None

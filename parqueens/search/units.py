@@ -4,7 +4,7 @@ A work unit is plain data: the board size ``n``, the method, a *prefix* (the
 columns of the queens of rows ``0..k-1``), the user's fixed queens, and a
 weight.  Its id is stable (the same unit has the same id in every run), so a
 finished unit can be stored and skipped on resume.  :func:`unit_masks` turns a
-unit into the look-ahead masks that :mod:`parqueens.kernels` searches.
+unit into the look-ahead masks that :mod:`parqueens.search.kernels` searches.
 
 Methods
 -------
@@ -105,14 +105,14 @@ class WorkUnit:
 
 @dataclass
 class UnitSpec:
-    """What the kernel needs to search a unit (see :mod:`parqueens.kernels`).
+    """What the kernel needs to search a unit (see :mod:`parqueens.search.kernels`).
 
     ``allowed``: ``numpy.ndarray`` of ``uint64``, shape ``(n,)``;
-    ``leaf_mode``: :data:`parqueens.kernels.LEAF_COUNT`, ``LEAF_CANONICAL``
+    ``leaf_mode``: :data:`parqueens.search.kernels.LEAF_COUNT`, ``LEAF_CANONICAL``
     or ``LEAF_D4``; ``tie_row_a``, ``tie_row_b``, ``tie_cols``:
     which solutions the D4 test looks at (-1, -1, 0: none can tie, set
     once per unit); ``ok``: False if the unit's queens conflict (it holds
-    no solution).  See :func:`parqueens.kernels.count_batch`, whose kernel
+    no solution).  See :func:`parqueens.search.kernels.count_batch`, whose kernel
     (``_count``) says how the ties are tested.
     """
 
@@ -334,7 +334,7 @@ def _extend(n, start, depth, rows):
     """Non-attacking prefixes of length ``depth`` that begin with ``start``,
     in lexicographic order, with the queen of each row ``r`` within the
     columns ``rows[r]`` (an int mask: the squares fixed queens leave, see
-    :func:`parqueens.small.fixed_rows`), so that no prefix is built only to be
+    :func:`parqueens.search.small.fixed_rows`), so that no prefix is built only to be
     thrown away."""
     full = (1 << n) - 1
     cols = ld = rd = 0
@@ -448,7 +448,7 @@ def choose_depth(n, method, jobs, split_depth=None, fixed=()):
 
 
 def kernel_args(n, specs):
-    """The arrays of :func:`parqueens.kernels.count_batch` for a list of
+    """The arrays of :func:`parqueens.search.kernels.count_batch` for a list of
     :class:`UnitSpec` of board size n: ``(allowed, leaf_mode, ties)``,
     uint64 of shape ``(len(specs), n)``, int64 ``(len(specs),)`` and int64
     ``(len(specs), 3)``.  A spec that is not ``ok`` gets an empty row 0,

@@ -267,12 +267,12 @@ def test_free_space_checked_on_the_real_count(cli, tmp_path, monkeypatch):
 
 
 def test_no_count_before_listing_when_space_is_ample(cli, tmp_path, monkeypatch):
-    import parqueens.runner
+    import parqueens.run.runner
 
     def no_count(*args, **kwargs):
         raise AssertionError("counted first")
 
-    monkeypatch.setattr(parqueens.runner, "run_count", no_count)
+    monkeypatch.setattr(parqueens.run.runner, "run_count", no_count)
     r = cli("solutions", 14, "--out", "s.npy", "--jobs", 2, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert len(np.load(tmp_path / "s.npy")) == naive.A000170[14]
