@@ -130,3 +130,56 @@ def test_readme_is_a_front_page():
     block = re.search(r"^```sh\n(.*)\n", after, flags=re.M)
     assert block.group(1) == "pip install '.[test]' && python -m pytest"
     assert "```sh\npip install . && parqueens count 16\n```" in readme
+
+
+def _dotted(name):
+    """The object a dotted name ``parqueens.a.b`` stands for: its longest
+    importable module, then attributes; raises if there is none."""
+    import importlib
+
+    parts = name.split(".")
+    for k in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:k]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[k:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ModuleNotFoundError(name)
+
+
+def test_the_names_the_pages_show_exist():
+    # Modules moved into their layers stay importable where the pages show
+    # them (parqueens.store is parqueens.run.store, ...).
+    shown = {
+        m
+        for page in PAGES
+        for m in re.findall(r"\bparqueens(?:\.[A-Za-z_][A-Za-z0-9_]*)+", page.read_text())
+    }
+    missing = []
+    for name in sorted(shown):
+        try:
+            _dotted(name.rstrip("."))
+        except (ImportError, AttributeError):
+            missing.append(name)
+    assert missing == []
+    assert len(shown) >= 30  # the pattern finds them
+
+
+def test_the_old_names_are_the_modules_themselves():
+    import parqueens.backends
+    import parqueens.burnside
+    import parqueens.listing
+    import parqueens.run
+    import parqueens.runner
+    import parqueens.status
+    import parqueens.store
+    from parqueens.join import burnside
+
+    assert parqueens.runner is parqueens.run.runner
+    assert parqueens.store is parqueens.run.store
+    assert parqueens.backends is parqueens.run.backends
+    assert parqueens.status is parqueens.run.status
+    assert parqueens.listing is parqueens.run.listing
+    assert parqueens.burnside is burnside
