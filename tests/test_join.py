@@ -199,3 +199,16 @@ def test_time_estimate():
     one = join_estimate(14, 1, units)
     assert 0 < join_estimate(14, 2, units) < one < 10
     assert join_estimate(14) > one  # the plan made and timed too
+
+
+def test_the_package_names_what_its_units_module_exports():
+    # parqueens.join lists join/units.py's names without importing it (its
+    # kernels load on first use): the two lists must stay one.
+    import parqueens.join
+    import parqueens.join.units
+
+    assert parqueens.join.__all__ == parqueens.join.units.__all__
+    assert all(
+        getattr(parqueens.join, n) is getattr(parqueens.join.units, n)
+        for n in parqueens.join.__all__
+    )
