@@ -21,10 +21,11 @@ METHODS = ("join", "d4", "mirror", "plain")
 SEARCH_METHODS = ("d4", "mirror", "plain")
 
 #: The board sizes the join serves (:func:`parqueens.methods.join_serves`):
-#: below 4 there is no quadrant; above 21 a half-board's diagonal word has
-#: more than 40 bits (the matcher's eight chunks of 5) and the quadrant table
-#: (66.8 million placements at n = 22) would not fit the memory bound.
-JOIN_MIN_N, JOIN_MAX_N = 4, 21
+#: below 4 there is no quadrant; from 22 on it builds its tables per row set
+#: (:mod:`parqueens.join.rowsets`), up to 28, where a half-board's diagonal
+#: word has 52 bits (the matcher's 11 chunks of 5 hold 55) and the ``ab``
+#: parts of a quadrant placement 27 bits of 32.
+JOIN_MIN_N, JOIN_MAX_N = 4, 28
 
 #: Where the work units run: threads of this process (the default), loky
 #: worker processes, a Dask cluster (see :mod:`parqueens.run.backends`).

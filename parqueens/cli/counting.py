@@ -175,6 +175,16 @@ def estimate_text(plan):
     head = f"estimate for n = {plan.n}: about {format_seconds(e['seconds'])} on {e['jobs']} job(s)"
     if not e["units"]:
         return f"{head} (a small board, solved at once without work units)"
+    if "core_seconds" in e:
+        more = ""
+        if "asked_jobs" in e:
+            more = f"; on {e['asked_jobs']} cores like these about {format_seconds(e['asked_seconds'])}"
+        return (
+            f"{head}, {format_seconds(e['low'])} to {format_seconds(e['high'])} "
+            f"({e['samples']} row sets of its {e['units']} units counted here in "
+            f"{e['sample_seconds']:.0f} s: {e['core_seconds'] / 3600:.3g} core-hours "
+            f"in all{more})"
+        )
     if e["method"] == "join":
         return (
             f"{head} (the join's cost model of its {e['units']} units, scaled by this "
@@ -191,11 +201,13 @@ def print_estimate(args, plan):
     if getattr(args, "json", False):
         e = plan.estimate()
         keys = ("jobs", "method", "units", "nodes")
+        sampled = ("low", "high", "core_seconds", "samples", "asked_jobs", "asked_seconds")
         print(
             json.dumps(
                 {"n": plan.n, "estimate_seconds": e["seconds"]}
                 | {k: e[k] for k in keys}
                 | {"nodes_per_second": e["rate"]}
+                | {k: e[k] for k in sampled if k in e}
             )
         )
     else:

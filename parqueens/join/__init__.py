@@ -32,6 +32,7 @@ __all__ = [
     "count_join_units",
     "join_estimate",
     "join_memory",
+    "join_sampled_estimate",
     "join_units",
 ]
 

@@ -32,7 +32,7 @@ of each family.  A half-board's *plain word* has bit ``k`` for
 ``D1 = sh + k`` and bit ``w + k`` for ``D2 = sh + k`` (``2w <= 38`` bits for
 ``n <= 21``); an east and a west half-board form a solution exactly when
 their words are disjoint.  The kernels use the word in its configuration's
-*layout* (:func:`_arrange`, chosen by :func:`parqueens.join._layout`): the
+*layout* (:func:`arrange`, chosen by :func:`parqueens.join._layout`): the
 ``real`` bits that a word can have set at ``0..real-1``, the sieve's key
 bits on top of them (the best highest), the bits no word has set and the
 long diagonals of even n (set in west words only, where they decide the
@@ -73,11 +73,14 @@ __all__ = [
     "KIND_CENTER",
     "KIND_EVEN",
     "KIND_PAIR",
+    "arrange",
     "count_units",
     "plan",
     "quadrant_table",
     "role_counts",
     "role_tables",
+    "rowsets_of",
+    "subsets",
 ]
 
 # ---------------------------------------------------------------- quadrant tables
@@ -184,7 +187,7 @@ def quadrant_table(h):
 
 
 @njit(cache=True, nogil=True)
-def _arrange(raw, layout):
+def arrange(raw, layout):
     """A word in a configuration's layout: ``layout[i, v]`` is where the bits
     ``v`` of byte ``i`` of the plain word go (see :mod:`parqueens.join`)."""
     out = _ZERO
@@ -240,16 +243,16 @@ def _role_pass(n, h, table, fixed, diagonal_symmetry, layout, start, mid, ab, wo
             # Without branches (the filters are unpredictable): each role's
             # region has a spare word at its end for the last entries dropped.
             ab[p_ne] = north
-            word[p_ne] = _arrange(t | ((s >> sh) << w), layout)
+            word[p_ne] = arrange(t | ((s >> sh) << w), layout)
             p_ne += k_ne
             ab[p_nw] = north
-            word[p_nw] = _arrange((s >> sh) | (t << w), layout)
+            word[p_nw] = arrange((s >> sh) | (t << w), layout)
             p_nw += k_nw
             ab[p_se] = south
-            word[p_se] = _arrange((rs & mask) | (rt << w), layout)
+            word[p_se] = arrange((rs & mask) | (rt << w), layout)
             p_se += k_se
             ab[p_sw] = south
-            word[p_sw] = _arrange(rt | ((rs & mask) << w), layout)
+            word[p_sw] = arrange(rt | ((rs & mask) << w), layout)
             p_sw += k_sw
         if fill and m >= hi:
             mid[NE, k], mid[NW, k], mid[SE, k], mid[SW, k] = p_ne, p_nw, p_se, p_sw
@@ -281,7 +284,7 @@ def role_tables(n, h, table, fixed, diagonal_symmetry, layout):
     dropped.  ``diagonal_symmetry`` (even n, the longest diagonals'
     symmetry): keep only the east entries without a queen on the quadrant's
     long diagonal, and put the west ones on it after the others.
-    ``layout``: the configuration's word layout (:func:`_arrange`).  Returns
+    ``layout``: the configuration's word layout (:func:`arrange`).  Returns
     ``(start, mid, ab, word)``: per role and key, the entries at
     ``start[role, k]:start[role, k + 1]`` of the flat arrays ``ab`` and
     ``word`` (uint64), with ``diagonal_symmetry`` those on the long diagonal
@@ -354,7 +357,7 @@ KIND_EVEN, KIND_CENTER, KIND_PAIR = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
-def _rowsets(h, cfg, a, subs, subs_at, bs, weights):
+def rowsets_of(h, cfg, a, subs, subs_at, bs, weights):
     """The row sets of unit ``a``: their south rows ``b`` in ``bs`` and the
     weights of their four classes in ``weights`` (rows), the configuration's
     symmetries folded in (see :mod:`parqueens.join`); returns how many."""
@@ -432,7 +435,7 @@ def _unit_sizes(h, cfg, a, start, subs, subs_at, scratch):
         size = np.int64(start[NW, keys[i] + 1]) - np.int64(start[NW, keys[i]])
         keys[i] = size
         cols[i] = cols_w ^ cols[i]
-    nr = _rowsets(h, cfg, a, subs, subs_at, bs, weights)
+    nr = rowsets_of(h, cfg, a, subs, subs_at, bs, weights)
     most_e = 0
     most_w = 0
     sum_e = 0.0
@@ -478,7 +481,7 @@ def plan(h, cfg, start):
     and west (sums over its row sets), the sum of their products and the
     number of row sets.  Returns float64 arrays ``(east, west, product,
     rowsets)``, shape ``(2**h,)``."""
-    subs, subs_at = _subsets(h)
+    subs, subs_at = subsets(h)
     size = 1 << h
     east = np.zeros(size)
     west = np.zeros(size)
@@ -493,7 +496,7 @@ def plan(h, cfg, start):
 
 
 @njit(cache=True, nogil=True)
-def _subsets(h):
+def subsets(h):
     """All ``h``-bit masks by popcount (then value), and where each
     popcount starts: ``(subs, at)``, int64."""
     size = 1 << h
@@ -545,7 +548,7 @@ def _count_unit(n, h, cfg, a, roles, subs, subs_at, P, Q, ws, stop):
     north_w, south_w = _north_ranges(start, mid, NW, keys, cols, nw, cols_w)
     bs = np.empty(size, np.int64)
     weights = np.empty((size, 4), np.int64)
-    nr = _rowsets(h, cfg, a, subs, subs_at, bs, weights)
+    nr = rowsets_of(h, cfg, a, subs, subs_at, bs, weights)
     qb = np.zeros(5, np.int64)
     total = 0
     for e in range(nr):
@@ -572,7 +575,7 @@ def count_units(n, h, cfg, units, roles, stop, out):
     """Count units ``units`` (their north east rows ``a``) of one
     configuration into ``out`` (int64); stops early, leaving -1, once
     ``stop[0]`` is set.  Sizes the buffers for the largest row set first."""
-    subs, subs_at = _subsets(h)
+    subs, subs_at = subsets(h)
     scratch = _scratch(h)
     most_e = 0
     most_w = 0

@@ -34,10 +34,13 @@ _ALL = ~_ZERO
 _GW = 4
 _GP = 256
 _NBLK = 3
-#: Chunks of 5 word bits: 8 x 5 = 40 >= 2w for n <= 21.
+#: Chunks of 5 word bits: 8 x 5 = 40 >= 2w for n <= 21, and for the
+#: wider words of n = 22..28 up to 11 (55 >= 52 real bits at n = 28).
 _CHUNKS = 8
-#: Words of one group's chunk tables (8 KiB).
+CHUNKS_MAX = 11
+#: Words of one group's chunk tables (8 KiB; 11 KiB for the widest words).
 _TSZ = _CHUNKS * 32 * _GW
+_TSZ_MAX = CHUNKS_MAX * 32 * _GW
 _C31 = np.uint64(31 * _GW)
 #: Most key bits of the sieve.
 KMAX = 8
@@ -63,7 +66,7 @@ def _dp_order():
 _DP_SRC, _DP_BIT = _dp_order()
 
 
-__all__ = ["KMAX", "count_pairs", "workspace"]
+__all__ = ["CHUNKS_MAX", "KMAX", "count_pairs", "workspace"]
 
 
 @njit(cache=True, nogil=True)
@@ -143,6 +146,48 @@ def _match_block(tab, items, i0, i1, ng, chunks):
 
 
 @njit(cache=True, nogil=True)
+def _match_wide(tab, items, i0, i1, ng, chunks):
+    """:func:`_match_block` for words of more than 40 bits below their key
+    (9 to 11 chunks, n >= 24): the groups' tables ``_TSZ_MAX`` apart.  Kept
+    apart so that the narrow words keep their loop as it was."""
+    acc = vsplat(_ZERO)
+    for it in range(i0, i1):
+        r = items[it]
+        o0 = (r << np.uint64(2)) & _C31
+        o1 = ((r >> np.uint64(3)) & _C31) + np.uint64(128)
+        o2 = ((r >> np.uint64(8)) & _C31) + np.uint64(256)
+        o3 = ((r >> np.uint64(13)) & _C31) + np.uint64(384)
+        o4 = ((r >> np.uint64(18)) & _C31) + np.uint64(512)
+        o5 = ((r >> np.uint64(23)) & _C31) + np.uint64(640)
+        o6 = ((r >> np.uint64(28)) & _C31) + np.uint64(768)
+        o7 = ((r >> np.uint64(33)) & _C31) + np.uint64(896)
+        o8 = ((r >> np.uint64(38)) & _C31) + np.uint64(1024)
+        o9 = ((r >> np.uint64(43)) & _C31) + np.uint64(1152)
+        o10 = ((r >> np.uint64(48)) & _C31) + np.uint64(1280)
+        base = _ZERO
+        for _ in range(ng):
+            x = vand(
+                vand(
+                    vand(vload(tab, base + o0), vload(tab, base + o1)),
+                    vand(vload(tab, base + o2), vload(tab, base + o3)),
+                ),
+                vand(
+                    vand(vload(tab, base + o4), vload(tab, base + o5)),
+                    vand(vload(tab, base + o6), vload(tab, base + o7)),
+                ),
+            )
+            x = vand(x, vload(tab, base + o8))
+            # The tests are the same for the whole call: predicted.
+            if chunks > 9:
+                x = vand(x, vload(tab, base + o9))
+            if chunks > 10:
+                x = vand(x, vload(tab, base + o10))
+            acc = vadd(acc, vpopcount(x))
+            base += np.uint64(_TSZ_MAX)
+    return vsum(acc)
+
+
+@njit(cache=True, nogil=True)
 def _key_bits(P, n_p, Q, qb, weights, real, kmax, hp, hq, cp, cq):
     """Histograms of the ``kmax``-bit keys (``hp`` east, ``hq[4 key + class]``
     west) and the number of key bits ``K <= kmax`` that the cost model
@@ -204,8 +249,11 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
         K = _key_bits(P, n_p, Q, qb, weights, real, kmax, hp, hq, cp, cq)
     nb = 1 << K
     # The key's bits are disjoint bucket by bucket: only those below it are
-    # matched (in 4 chunks at least, as _match_block does).
+    # matched (in 4 chunks at least, as _match_block does; more than 8 by
+    # _match_wide, its tables further apart).
     chunks = max(4, (real - K + 4) // 5)
+    wide = chunks > _CHUNKS
+    tsz = _TSZ_MAX if wide else _TSZ
     if K == 0:
         npad = ((n_p + _GP - 1) // _GP) * _GP
         P[n_p:npad] = _ALL
@@ -253,7 +301,7 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
         while g < cp[j + 1]:
             ng = min(_NBLK, (cp[j + 1] - g) // _GP)
             for k in range(ng):
-                _chunk_tables(pat, g + k * _GP, tab, k * _TSZ, planes, chunks)
+                _chunk_tables(pat, g + k * _GP, tab, k * tsz, planes, chunks)
             for i in range(nb):
                 if i & j:
                     continue
@@ -261,7 +309,10 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
                     lo = cq[4 * i + c]
                     hi = cq[4 * i + c + 1]
                     if weights[c] != 0 and lo < hi:
-                        count = _match_block(tab, items, lo, hi, ng, chunks)
+                        if wide:
+                            count = _match_wide(tab, items, lo, hi, ng, chunks)
+                        else:
+                            count = _match_block(tab, items, lo, hi, ng, chunks)
                         total += weights[c] * np.int64(count)
             g += ng * _GP
     return total
@@ -276,7 +327,7 @@ def workspace(max_east, max_west):
     ws = (
         np.empty(max_east + (_GP - 1) * (1 << KMAX) + 1, np.uint64),
         np.empty(max_west + 1, np.uint64),
-        np.empty(_NBLK * _TSZ, np.uint64),
+        np.empty(_NBLK * _TSZ_MAX, np.uint64),
         np.empty(64 * _GW, np.uint64),
         np.zeros(1 << KMAX, np.int64),
         np.zeros(4 << KMAX, np.int64),

@@ -77,16 +77,14 @@ import os
 import threading
 import time
 import weakref
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..checks import check_n
 from ..names import JOIN_MAX_N, JOIN_MIN_N
+from . import rowsets
+from .configs import JoinUnit, configs
 from .kernels import (
-    KIND_CENTER,
-    KIND_EVEN,
-    KIND_PAIR,
     count_units,
     plan,
     quadrant_table,
@@ -94,133 +92,6 @@ from .kernels import (
     role_tables,
 )
 from .match import KMAX
-
-
-@dataclass(frozen=True)
-class JoinUnit:
-    """One independent piece of a join count.
-
-    Attributes
-    ----------
-    n : int
-        Board size.
-    config : str
-        The queens placed first: ``"e"`` (even n, none), ``"c"`` (the centre
-        queen) or ``"dc.dr"`` (a middle-row queen ``dc`` columns east of the
-        centre, a middle-column queen ``dr`` rows south of it).
-    rows : int
-        The north rows of the east half, as a mask of local rows (bit ``i``
-        for board row ``i``).
-    work : float
-        Estimated cost, in seconds of a reference machine (see
-        :func:`join_estimate`); not part of the unit's identity.
-
-    The count of a unit (:func:`count_join_units`) is its exact share of the
-    total, every symmetry weight folded in (see the module text).
-    """
-
-    n: int
-    config: str
-    rows: int
-    work: float = field(default=0.0, compare=False, repr=False)
-
-    @property
-    def id(self):
-        """Stable text id, e.g. ``"join/18/e/1f"`` or ``"join/19/2.5/a3"``."""
-        return f"join/{self.n}/{self.config}/{self.rows:x}"
-
-
-# ---------------------------------------------------------------- configurations
-
-
-@dataclass(frozen=True)
-class _Config:
-    """A configuration: the queens placed first and what they leave.
-
-    ``cfg``: the kernels' int64 array (rows and columns left, kind, the
-    words' real bits; see :mod:`parqueens.join_kernels`); ``fixed``: per
-    role, the ``ab`` bits of the placed queens' diagonals; ``layout``: see
-    :func:`_layout`.
-    """
-
-    name: str
-    queens: tuple
-    cfg: np.ndarray
-    fixed: np.ndarray
-    diagonal_symmetry: bool
-    layout: np.ndarray
-
-
-def _layout(h, holes, classes=()):
-    """A configuration's word layout: where each bit of the plain word (D1
-    half, then D2 half) goes.
-
-    The ``real`` bits (those a word can have set) go to ``0..real-1``, the
-    sieve's key bits on top of them, best highest: next to the middle of
-    each half, where both sides' diagonals are busiest (measured at n = 18:
-    a pair of words survives such a bit 77 % of the time, against 90 % and
-    more at the ends), the D2 half first; the bits no word has set (the
-    placed queens' diagonals, ``holes``) go above 41, the long diagonals
-    of even n (``classes``, set only in west words) to 40 and 41, outside
-    the matched chunks.  Returns ``(layout, real)``: uint64 (5, 256), see
-    :func:`parqueens.join_kernels._arrange`.
-    """
-    w = 2 * h - 1
-    mid = h - 1
-    real = [i for i in range(2 * w) if i not in holes and i not in classes]
-    keys = sorted(real, key=lambda i: (abs(i % w - mid), -(i // w), -(i % w)))[:KMAX]
-    order = [i for i in real if i not in keys] + keys[::-1]
-    where = {i: k for k, i in enumerate(order)}
-    where.update({c: 40 + k for k, c in enumerate(classes)})
-    where.update({x: 42 + k for k, x in enumerate(sorted(holes))})
-    layout = np.zeros((5, 256), np.uint64)
-    for byte in range(5):
-        for v in range(256):
-            layout[byte, v] = sum(
-                1 << where[8 * byte + t] for t in range(8) if v >> t & 1 and 8 * byte + t < 2 * w
-            )
-    return layout, len(real)
-
-
-@functools.cache
-def _configs(n):
-    """The configurations of board size n (see the module text), as a tuple."""
-    h = n // 2
-    w = 2 * h - 1
-    sh = n - h
-    full = (1 << h) - 1
-    low32 = (1 << 32) - 1
-    if n % 2 == 0:
-        layout, real = _layout(h, set(), (h - 1, w + h - 1))
-        cfg = np.array([full, full, full, full, KIND_EVEN, real], np.int64)
-        return (_Config("e", (), cfg, np.zeros(4, np.uint64), True, layout),)
-    m = h
-    placements = [("c", ((m, m),))]
-    for dc in range(1, h + 1):
-        for dr in range(dc + 1, h + 1):
-            placements.append((f"{dc}.{dr}", ((m, m + dc), (m + dr, m))))
-    out = []
-    for name, queens in placements:
-        d1 = d2 = 0
-        rows_s = cols_e = full
-        for r, c in queens:
-            d1 |= 1 << (r + c)
-            d2 |= 1 << (r - c + n - 1)
-            if r > m:
-                rows_s &= ~(1 << (n - 1 - r))
-            if c > m:
-                cols_e &= ~(1 << (n - 1 - c))
-        holes = {d - sh for d in range(sh, sh + w) if d1 >> d & 1}
-        holes |= {w + d - sh for d in range(sh, sh + w) if d2 >> d & 1}
-        kind = KIND_CENTER if len(queens) == 1 else KIND_PAIR
-        layout, real = _layout(h, holes)
-        cfg = np.array([full, rows_s, cols_e, full, kind, real], np.int64)
-        # Per role, the U1 part (low word) against one family, U2 against the other.
-        east = (d2 & low32) | (((d1 >> sh) & low32) << 32)
-        west = (d1 & low32) | (((d2 >> sh) & low32) << 32)
-        fixed = np.array([east, west, east, west], np.uint64)
-        out.append(_Config(name, queens, cfg, fixed, False, layout))
-    return tuple(out)
 
 
 # ---------------------------------------------------------------- shared tables
@@ -333,16 +204,18 @@ def join_units(n):
         For n not an integer in range.
     """
     _check(n)
-    configs = _configs(n)
+    if n >= rowsets.ROWSET_MIN_N:
+        return rowsets.plan_units(n)
+    chosen = configs(n)
     _quadrants(n // 2)
-    if len(configs) == 1:
-        groups = [_plan_units(n, configs[0])]
+    if len(chosen) == 1:
+        groups = [_plan_units(n, chosen[0])]
     else:
         # The configurations are planned on threads (the kernels release the GIL).
         from concurrent.futures import ThreadPoolExecutor
 
-        with ThreadPoolExecutor(min(len(configs), os.cpu_count() or 1)) as pool:
-            groups = list(pool.map(lambda config: _plan_units(n, config), configs))
+        with ThreadPoolExecutor(min(len(chosen), os.cpu_count() or 1)) as pool:
+            groups = list(pool.map(lambda config: _plan_units(n, config), chosen))
     groups.sort(key=lambda units: -sum(u.work for u in units))
     return [u for units in groups for u in units]
 
@@ -353,7 +226,7 @@ def _plan_units(n, config):
     c_east, c_west, c_pair, c_rowset = _COST[n % 2]
     work = c_east * east + c_west * west + c_pair * product + c_rowset * rowsets
     units = [
-        JoinUnit(n, config.name, int(a), float(work[a]))
+        JoinUnit(n, config.name, int(a), work=float(work[a]))
         for a in np.flatnonzero((east > 0) & (west > 0))
     ]
     units.sort(key=lambda u: (-u.work, u.rows))
@@ -395,18 +268,22 @@ def count_join_units(n, units, stop=None):
     """
     _check(n)
     h = n // 2
-    configs = {c.name: c for c in _configs(n)}
+    by_name = {c.name: c for c in configs(n)}
     for u in units:
-        if u.n != n or u.config not in configs or not 0 <= u.rows < 1 << h:
+        if u.n != n or u.config not in by_name or not 0 <= u.rows < 1 << h:
+            raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
+        if u.rowsets and n < rowsets.ROWSET_MIN_N:
             raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
     stop = np.zeros(1, np.uint8) if stop is None else stop
+    if n >= rowsets.ROWSET_MIN_N:
+        return rowsets.count_units(n, units, stop)
     results = [0] * len(units)
     i = 0
     while i < len(units):
         j = i
         while j < len(units) and units[j].config == units[i].config:
             j += 1
-        config = configs[units[i].config]
+        config = by_name[units[i].config]
         rows = np.array([u.rows for u in units[i:j]], np.int64)
         out = np.empty(j - i, np.int64)
         roles = _roles(n, config)
@@ -493,7 +370,9 @@ def join_memory(n, jobs=1):
         1 and 2 jobs: n = 16: 153, 154 MB (estimated 161, 161); 17: 162,
         166 (165, 172); 18: 209, 211 (217, 220); 19: 247, 296 to 308 (247,
         288); 20, 2 jobs: 646 (666); 21, 2 jobs: 859 (1167, a bound: most
-        configurations keep fewer entries).
+        configurations keep fewer entries).  From n = 22 on, the tables of
+        the row sets each thread counts and its blocks of half-boards
+        (:func:`parqueens.join.rowsets.rowset_memory`).
 
     Raises
     ------
@@ -502,6 +381,8 @@ def join_memory(n, jobs=1):
     """
     _check(n)
     jobs = check_n(jobs, name="jobs", low=1, high=None)
+    if n >= rowsets.ROWSET_MIN_N:
+        return rowsets.rowset_memory(n, jobs)
     h = n // 2
     placements, off_long = _PLACEMENTS[h]
     keys = 4**h
@@ -513,7 +394,7 @@ def join_memory(n, jobs=1):
         kept = 1
     else:
         roles = index + 16 * int(_ODD_KEPT * 4 * placements)
-        kept = min(jobs + 1, len(_configs(n)))
+        kept = min(jobs + 1, len(configs(n)))
     # Each thread: the words of its largest row set, east and west, twice
     # (as joined and sorted): measured 54 159 at n = 18, x 7.2 per h.
     words = 54159 * 7.2 ** (h - 9)
@@ -556,7 +437,8 @@ def join_estimate(n, jobs=1, units=None):
         largest units of n = 16, three times, about 0.1 s).  Against
         in-process times (start-up excluded) on the shared 2-vCPU machine:
         1 job n = 16..19 +22 %, -7 %, 0 %, +6 %; 2 jobs n = 18, 19 -3 %,
-        +2 % (at n = 16, 17 two jobs gain little: -40 %, -50 %).
+        +2 % (at n = 16, 17 two jobs gain little: -40 %, -50 %).  From
+        n = 22 on, measured: see :func:`join_sampled_estimate`.
 
     Raises
     ------
@@ -565,6 +447,8 @@ def join_estimate(n, jobs=1, units=None):
     """
     _check(n)
     jobs = check_n(jobs, name="jobs", low=1, high=None)
+    if n >= rowsets.ROWSET_MIN_N:
+        return join_sampled_estimate(n, jobs, units)["seconds"]
     planning = 0.0
     if units is None:
         start = time.perf_counter()
@@ -572,11 +456,65 @@ def join_estimate(n, jobs=1, units=None):
         planning = time.perf_counter() - start
     h = n // 2
     placements = _PLACEMENTS[h][0]
-    configs = len(_configs(n))
-    setup = _COST_TABLE * placements + _COST_ROLES * placements * configs
+    setup = _COST_TABLE * placements + _COST_ROLES * placements * len(configs(n))
     work = sum(u.work for u in units)
     largest = max((u.work for u in units), default=0.0)
     return planning + _speed() * (setup + max(work / jobs, largest))
+
+
+def join_sampled_estimate(n, jobs=1, units=None, seconds=None, stop=None):
+    """The time of a join count of board size ``n >= 22``, measured on a
+    sample of its row sets (:func:`parqueens.join.rowsets.sampled_estimate`).
+
+    Parameters
+    ----------
+    n : int
+        Board size, 22 to ``JOIN_MAX_N``.
+    jobs : int
+        Cores counting at once.
+    units : list of JoinUnit or None
+        The units, if already planned.
+    seconds : float or None
+        Seconds of measuring (default
+        :data:`parqueens.join.rowsets.SAMPLE_SECONDS`).
+    stop : numpy.ndarray or None
+        A uint8 flag; once set, measuring ends early.
+
+    Returns
+    -------
+    dict
+        ``seconds`` (wall seconds on ``jobs`` cores like this one's: the
+        core-seconds shared by the jobs, at least the largest unit's share,
+        plus the plan's time), ``low`` and ``high`` (the same from the
+        range), ``core_seconds``, ``samples``, ``sample_seconds`` and
+        ``largest`` (the largest unit's modelled share of the work).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For n below 22 or above ``JOIN_MAX_N``, or jobs out of range.
+    """
+    check_n(n, low=rowsets.ROWSET_MIN_N, high=JOIN_MAX_N)
+    jobs = check_n(jobs, name="jobs", low=1, high=None)
+    planning = 0.0
+    if units is None:
+        start = time.perf_counter()
+        units = join_units(n)
+        planning = time.perf_counter() - start
+    seconds = rowsets.SAMPLE_SECONDS if seconds is None else seconds
+    out = rowsets.sampled_estimate(n, units, seconds=seconds, stop=stop)
+    total = sum(u.work for u in units)
+    largest = max((u.work for u in units), default=0.0) / total if total else 0.0
+
+    def wall(core):
+        return planning + max(core / jobs, core * largest)
+
+    return out | {
+        "seconds": wall(out["core_seconds"]),
+        "low": wall(out["low"]),
+        "high": wall(out["high"]),
+        "largest": largest,
+    }
 
 
 @functools.cache
@@ -600,5 +538,6 @@ __all__ = [
     "count_join_units",
     "join_estimate",
     "join_memory",
+    "join_sampled_estimate",
     "join_units",
 ]

@@ -30,9 +30,14 @@ def warm_up(nodes=False, join=False):
     variant.
     """
     if join:
+        import numpy as np
+
+        from ..join import rowsets
         from ..join.units import join_units
 
         run_chunk(join_units(8), unique=False)
+        # The kernels of n >= 22 (tables per row set), on a board of 8.
+        rowsets.count_units(8, rowsets.plan_units(8)[:1], np.zeros(1, np.uint8))
         return
     from ..search.units import make_units
 

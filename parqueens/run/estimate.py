@@ -14,7 +14,7 @@ from ..names import UNITS_FROM
 from .backends import call_interruptibly
 
 
-def estimate_split(split, build_seconds=0.0, probes=20000, seed=1):
+def estimate_split(split, build_seconds=0.0, probes=20000, seed=1, asked_jobs=None):
     """The estimated time of a count split as ``split`` (a
     :class:`parqueens.run.plan.Split`, its units built in ``build_seconds``).
 
@@ -26,7 +26,8 @@ def estimate_split(split, build_seconds=0.0, probes=20000, seed=1):
     when searching: with a deep split depth that can outweigh the search).
     The estimate is rough (it ran 1.2 to 1.3 times the real time at
     n = 16..18, and can be up to about twice off) but cheap: about a second.
-    The join: see :func:`_estimate_join`.
+    The join: see :func:`_estimate_join` (``asked_jobs``: the jobs asked
+    for, more than this machine's cores, for the time on that many).
 
     Returns a dict: ``nodes`` (float; None for the join), ``rate`` (nodes
     per second per job; None for the join), ``jobs`` (as the run uses
@@ -37,7 +38,7 @@ def estimate_split(split, build_seconds=0.0, probes=20000, seed=1):
     from .chunks import search_specs, warm_up
 
     if split.method == "join":
-        return _estimate_join(split, build_seconds)
+        return _estimate_join(split, build_seconds, asked_jobs)
     out = {
         "nodes": 0.0,
         "rate": 0.0,
@@ -64,26 +65,42 @@ def estimate_split(split, build_seconds=0.0, probes=20000, seed=1):
     return out | {"nodes": nodes, "rate": rate, "seconds": seconds}
 
 
-def _estimate_join(split, build_seconds):
-    """:func:`estimate_split` for the join: its set-up and the cost model of
-    its units (:attr:`parqueens.join.JoinUnit.work`, seconds of a reference
-    machine) scaled by this machine's speed, measured on n = 16 (about
-    0.1 s), plus the time its units took to plan
-    (:func:`parqueens.join.join_estimate`)."""
-    from ..join.units import join_estimate
+def _estimate_join(split, build_seconds, asked_jobs=None):
+    """:func:`estimate_split` for the join: up to n = 21 its set-up and the
+    cost model of its units (:attr:`parqueens.join.JoinUnit.work`, seconds of
+    a reference machine) scaled by this machine's speed, measured on n = 16
+    (about 0.1 s), plus the time its units took to plan
+    (:func:`parqueens.join.join_estimate`); from n = 22 on, a sample of its
+    row sets counted here for a few seconds
+    (:func:`parqueens.join.join_sampled_estimate`), which adds ``low``,
+    ``high`` (the range, wall seconds), ``core_seconds``, ``samples``,
+    ``sample_seconds``, ``largest`` and, for ``asked_jobs`` more than the
+    jobs planned, ``asked_jobs`` and ``asked_seconds`` (the time on that
+    many cores like this machine's)."""
+    from ..join.rowsets import ROWSET_MIN_N
+    from ..join.units import join_estimate, join_sampled_estimate
     from .chunks import warm_up
 
     call_interruptibly(warm_up, False, True)
-    seconds = build_seconds + join_estimate(split.n, split.jobs, units=list(split.units))
-    return {
+    out = {
         "nodes": None,
         "rate": None,
         "jobs": split.jobs,
         "units": len(split.units),
         "split_depth": 0,
         "method": "join",
-        "seconds": seconds,
     }
+    units = list(split.units)
+    if split.n < ROWSET_MIN_N:
+        return out | {"seconds": build_seconds + join_estimate(split.n, split.jobs, units=units)}
+    e = call_interruptibly(join_sampled_estimate, split.n, split.jobs, units)
+    keys = ("core_seconds", "samples", "sample_seconds", "largest")
+    out |= {k: build_seconds + e[k] for k in ("seconds", "low", "high")} | {k: e[k] for k in keys}
+    if asked_jobs is not None and asked_jobs > split.jobs:
+        core = e["core_seconds"]
+        out["asked_jobs"] = asked_jobs
+        out["asked_seconds"] = build_seconds + max(core / asked_jobs, core * e["largest"])
+    return out
 
 
 def probe_units(units, probes, seed):

@@ -1,0 +1,507 @@
+"""Numba kernels of the join past n = 21: quadrant tables per row set.
+
+From n = 22 on the whole quadrant table no longer fits a process (1.1 GB of
+placements at h = 11, 100 GB at h = 13; ``shared/design.md``), and the
+diagonal words are wider than 40 bits.  The method stays Kluev's (see
+:mod:`parqueens.join.units`); what changes is where the quadrant
+placements come from and how many half-boards are held at once:
+
+- :func:`pieces` enumerates only the placements of one row set (a queen on
+  each of its local rows, none on the others), by an iterative backtracker
+  whose free columns are decided per row from the placed diagonals;
+- :func:`role` lays them out in one role (north-east, north-west,
+  south-east, south-west) for a configuration: its filter by the queens
+  placed first, the long-diagonal split of even n, the word in the
+  configuration's layout (:func:`parqueens.join.kernels.arrange`);
+- :func:`count_rowsets` counts a slice of a unit's row sets: the north
+  tables once, the two south ones per row set, the east and west
+  half-boards made in blocks of at most ``limit`` words (:func:`_fill`,
+  resumable), every east block matched with every west block by
+  :func:`parqueens.join.match.count_pairs`;
+- :func:`rowset_sizes` estimates the placements of each row set (Knuth's
+  estimator, seeded) for the plan's cost model.
+
+Coordinates, words and roles are those of :mod:`parqueens.join.kernels`,
+with one difference: the ``ab`` parts that tell whether a north and a south
+placement attack each other hold ``S >> sh`` and ``T >> sh`` (north) against
+``rT`` and ``rS`` (south), so that they fit 32 bits up to n = 28 (the
+narrow tables keep ``rT << sh``, which needs ``3h <= 32``).  The queens
+placed first are tested per role against two masks, ``fixed[role, 0]``
+(the ``S`` / ``rT << sh`` family) and ``fixed[role, 1]`` (``T`` /
+``rS << sh``).
+
+All masks are ``int64`` in the backtracker (under 2**28) and ``uint64``
+elsewhere; every literal is cast.  No recursion; ``nogil=True``.
+"""
+
+import numpy as np
+from numba import njit
+
+from ..search.kernels import popcount
+from .kernels import (
+    CFG_COLS_E,
+    CFG_COLS_W,
+    CFG_REAL,
+    CFG_ROWS_N,
+    CFG_ROWS_S,
+    arrange,
+    rowsets_of,
+    subsets,
+)
+from .match import count_pairs, workspace
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_ALL = ~_ZERO
+
+#: Roles (as in :mod:`parqueens.join.kernels`).
+NE, NW, SE, SW = 0, 1, 2, 3
+
+__all__ = ["count_rowsets", "pieces", "role", "rowset_sizes", "rowset_work", "unit_work"]
+
+
+@njit(cache=True, nogil=True)
+def pieces(h, rows):
+    """Every placement of an ``h x h`` quadrant with a queen on each local row
+    of ``rows`` (an ``h``-bit mask) and none on the others.
+
+    Returns ``(off, n0, S, T, rS, rT)``: the placements sorted by their
+    columns (mask ``c``) at ``off[c]:off[c + 1]`` (int64, ``2**h + 1``), the
+    ``n0[c]`` without a queen on the quadrant's long diagonal first; their
+    diagonal masks (uint32, see :mod:`parqueens.join.kernels`).  Two passes of
+    one backtracker (count, fill); a row's free columns are
+    ``~(cols | S >> r | rT >> (h - 1 - r))``.
+    """
+    size = np.int64(1) << h
+    full = size - 1
+    w = 2 * h - 1
+    k = popcount(np.uint64(rows))
+    order = np.zeros(max(k, 1), np.int64)
+    d = 0
+    for r in range(h):
+        if (rows >> r) & 1:
+            order[d] = r
+            d += 1
+    cand = np.zeros(k + 1, np.int64)
+    cols = np.zeros(k + 1, np.int64)
+    dS = np.zeros(k + 1, np.int64)
+    dT = np.zeros(k + 1, np.int64)
+    drS = np.zeros(k + 1, np.int64)
+    drT = np.zeros(k + 1, np.int64)
+    off = np.zeros(size + 1, np.int64)
+    n0 = np.zeros(size, np.int64)
+    pos0 = np.zeros(size, np.int64)
+    pos1 = np.zeros(size, np.int64)
+    S = np.zeros(0, np.uint32)
+    T = np.zeros(0, np.uint32)
+    rS = np.zeros(0, np.uint32)
+    rT = np.zeros(0, np.uint32)
+    for phase in range(2):
+        if phase == 1:
+            for c in range(size):
+                off[c + 1] += off[c]
+                pos0[c] = off[c]
+                pos1[c] = off[c] + n0[c]
+            total = off[size]
+            S = np.zeros(total, np.uint32)
+            T = np.zeros(total, np.uint32)
+            rS = np.zeros(total, np.uint32)
+            rT = np.zeros(total, np.uint32)
+        if k == 0:  # the empty placement
+            if phase == 0:
+                off[1] += 1
+                n0[0] += 1
+            continue
+        d = 0
+        cand[0] = full
+        while d >= 0:
+            if cand[d] == 0:
+                d -= 1
+                continue
+            bit = cand[d] & -cand[d]
+            cand[d] ^= bit
+            r = order[d]
+            j = popcount(np.uint64(bit - 1))
+            c = cols[d] | bit
+            s = dS[d] | (np.int64(1) << (r + j))
+            t = dT[d] | (np.int64(1) << (r - j + h - 1))
+            rs = drS[d] | (np.int64(1) << (w - 1 - r - j))
+            rt = drT[d] | (np.int64(1) << (h - 1 - r + j))
+            if d == k - 1:
+                on_long = (t >> (h - 1)) & 1
+                if phase == 0:
+                    off[c + 1] += 1
+                    if on_long == 0:
+                        n0[c] += 1
+                else:
+                    if on_long == 0:
+                        p = pos0[c]
+                        pos0[c] += 1
+                    else:
+                        p = pos1[c]
+                        pos1[c] += 1
+                    S[p] = s
+                    T[p] = t
+                    rS[p] = rs
+                    rT[p] = rt
+                continue
+            nxt = order[d + 1]
+            cols[d + 1] = c
+            dS[d + 1] = s
+            dT[d + 1] = t
+            drS[d + 1] = rs
+            drT[d + 1] = rt
+            cand[d + 1] = full & ~(c | (s >> nxt) | (rt >> (h - 1 - nxt)))
+            d += 1
+    return off, n0, S, T, rS, rT
+
+
+@njit(cache=True, nogil=True)
+def role(n, h, table, which, fixed, diagonal_symmetry, layout):
+    """A row set's placements (from :func:`pieces`) in role ``which`` of a
+    configuration.
+
+    ``fixed``: uint64, shape ``(4, 2)``, the placed queens' diagonals per
+    role (an entry meeting them is dropped); ``diagonal_symmetry`` (even n):
+    the east roles keep only the entries off the quadrant's long diagonal,
+    the west ones put those on it last.  Returns ``(start, mid, ab, word)``:
+    the entries of columns ``c`` at ``start[c]:start[c + 1]`` of ``ab`` and
+    ``word`` (uint64, one spare word at the end), those on the long diagonal
+    from ``mid[c]`` on (int64 offsets).
+    """
+    off, n0, S, T, rS, rT = table
+    size = off.shape[0] - 1
+    sh = np.uint64(n - h)
+    w = np.uint64(2 * h - 1)
+    mask = (_ONE << w) - _ONE
+    half = np.uint64(32)
+    north = which == NE or which == NW
+    east = which == NE or which == SE
+    f1 = fixed[which, 0]
+    f2 = fixed[which, 1]
+    start = np.zeros(size + 1, np.int64)
+    mid = np.zeros(size, np.int64)
+    ab = np.empty(off[size] + 1, np.uint64)
+    word = np.empty(off[size] + 1, np.uint64)
+    p = np.int64(0)
+    for c in range(size):
+        start[c] = p
+        lo = off[c]
+        hi = off[c + 1]
+        m = lo + n0[c] if diagonal_symmetry else hi
+        if east and diagonal_symmetry:
+            hi = m
+        for x in range(lo, hi):
+            if x == m:
+                mid[c] = p
+            s = np.uint64(S[x])
+            t = np.uint64(T[x])
+            rt = np.uint64(rT[x])
+            rs = np.uint64(rS[x]) << sh
+            if north:
+                keep = (s & f1) | (t & f2) == _ZERO
+                ab[p] = (s >> sh) | ((t >> sh) << half)
+                if east:
+                    word[p] = arrange(t | ((s >> sh) << w), layout)
+                else:
+                    word[p] = arrange((s >> sh) | (t << w), layout)
+            else:
+                keep = ((rt << sh) & f1) | (rs & f2) == _ZERO
+                ab[p] = rt | (np.uint64(rS[x]) << half)
+                if east:
+                    word[p] = arrange((rs & mask) | (rt << w), layout)
+                else:
+                    word[p] = arrange(rt | ((rs & mask) << w), layout)
+            # Written always, kept by advancing: no branch to mispredict.
+            p += np.int64(keep)
+        if m >= hi:
+            mid[c] = p
+    start[size] = p
+    return start, mid, ab, word
+
+
+@njit(cache=True, nogil=True)
+def _cells(h, table, cols_side, k, out_ranges, out_south):
+    """The non-empty cells of a north role table: column sets of ``k``
+    columns among ``cols_side``; their ranges ``(start, mid, end)`` and the
+    columns left for their south cells.  Returns how many."""
+    start, mid = table[0], table[1]
+    subs, at = subsets(h)
+    count = 0
+    for si in range(at[k], at[k + 1]):
+        c = subs[si]
+        if c & ~cols_side:
+            continue
+        if start[c] < start[c + 1]:
+            out_ranges[count, 0] = start[c]
+            out_ranges[count, 1] = mid[c]
+            out_ranges[count, 2] = start[c + 1]
+            out_south[count] = cols_side ^ c
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _fill(north, south, ranges, south_cols, ncells, weights, classes, state, out, qb, cap, stride):
+    """Half-boards of a row set, resumable: the words of the north cells
+    joined with their south cells, class by class (class ``c``: bit 1 the
+    north entries on the long diagonal, bit 0 the south ones), of the
+    classes ``< classes`` with a weight, from ``state`` (class, cell, outer
+    index, outer rows met) on, until ``out`` holds ``cap`` words (it has
+    room for one more row of the shorter side).  ``stride`` > 1 makes only
+    every ``stride``-th row of the shorter side (a sample).  Writes the
+    classes' starts into ``qb`` (5, the end last) and the place to go on
+    from into ``state`` (its class ``classes`` once done); returns the
+    words written."""
+    ab_n, word_n = north[2], north[3]
+    start_s, mid_s, ab_s, word_s = south
+    c = state[0]
+    i = state[1]
+    o = state[2]
+    met = state[3]
+    for cc in range(c + 1):
+        qb[cc] = 0
+    cnt = np.int64(0)
+    full = False
+    while c < classes:
+        if weights[c] != 0:
+            part = (c >> 1) & 1
+            while i < ncells:
+                x0 = ranges[i, part]
+                x1 = ranges[i, part + 1]
+                cs = south_cols[i]
+                if c & 1:
+                    y0 = mid_s[cs]
+                    y1 = start_s[cs + 1]
+                else:
+                    y0 = start_s[cs]
+                    y1 = mid_s[cs]
+                if x0 < x1 and y0 < y1:
+                    # The shorter range outside, as the narrow join does.
+                    if x1 - x0 <= y1 - y0:
+                        o0, o1, i0, i1 = x0, x1, y0, y1
+                        ab_o, word_o, ab_i, word_i = ab_n, word_n, ab_s, word_s
+                    else:
+                        o0, o1, i0, i1 = y0, y1, x0, x1
+                        ab_o, word_o, ab_i, word_i = ab_s, word_s, ab_n, word_n
+                    while o0 + o < o1:
+                        if cnt > 0 and cnt + (i1 - i0) > cap:
+                            full = True
+                            break
+                        met += 1
+                        if stride > 1 and (met - 1) % stride != 0:
+                            o += 1
+                            continue
+                        ax = ab_o[o0 + o]
+                        wx = word_o[o0 + o]
+                        for y in range(i0, i1):
+                            out[cnt] = wx | word_i[y]
+                            cnt += np.int64((ax & ab_i[y]) == _ZERO)
+                        o += 1
+                    if full:
+                        break
+                o = 0
+                i += 1
+            if full:
+                break
+        i = 0
+        o = 0
+        c += 1
+        qb[c] = cnt
+    for cc in range(c + 1, 5):
+        qb[cc] = cnt
+    state[0] = c
+    state[1] = i
+    state[2] = o
+    state[3] = met
+    return cnt
+
+
+@njit(cache=True, nogil=True)
+def count_rowsets(n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit, stride, stop):
+    """The weighted count of row sets ``lo:hi`` of unit ``a`` of a
+    configuration (in :func:`parqueens.join.kernels.rowsets_of`'s order).
+
+    The north tables (rows ``a`` north-east, the others north-west) are made
+    once, the south ones per row set; half-boards are made and matched in
+    blocks of at most ``limit`` words a side.  ``stride`` 1 counts exactly;
+    a larger one makes only every ``stride``-th row of half-boards on each
+    side, in blocks of ``limit / stride`` words, so that the blocks are as
+    many as in the exact count and each part of the work shrinks by
+    ``stride`` (making words, chunk tables) or ``stride**2`` (matching): the
+    timed samples of an estimate, whose counts mean nothing.  Returns -1 if
+    ``stop[0]`` was set meanwhile (read before each row set and each block).
+    """
+    subs, subs_at = subsets(h)
+    size = np.int64(1) << h
+    bs = np.empty(size, np.int64)
+    weights = np.empty((size, 4), np.int64)
+    nr = rowsets_of(h, cfg, a, subs, subs_at, bs, weights)
+    hi = min(hi, nr)
+    cols_e = cfg[CFG_COLS_E]
+    cols_w = cfg[CFG_COLS_W]
+    rows_w = cfg[CFG_ROWS_N] ^ a
+    real = cfg[CFG_REAL]
+    ne_table = role(n, h, pieces(h, a), NE, fixed, diagonal_symmetry, layout)
+    nw_table = role(n, h, pieces(h, rows_w), NW, fixed, diagonal_symmetry, layout)
+    e_ranges = np.empty((size, 3), np.int64)
+    e_south = np.empty(size, np.int64)
+    w_ranges = np.empty((size, 3), np.int64)
+    w_south = np.empty(size, np.int64)
+    ne = _cells(h, ne_table, cols_e, popcount(np.uint64(a)), e_ranges, e_south)
+    nw = _cells(h, nw_table, cols_w, popcount(np.uint64(rows_w)), w_ranges, w_south)
+    if ne == 0 or nw == 0:
+        return 0
+    longest = 0
+    for i in range(ne):
+        longest = max(longest, e_ranges[i, 2] - e_ranges[i, 0])
+    for i in range(nw):
+        longest = max(longest, w_ranges[i, 2] - w_ranges[i, 0])
+    limit = max(1024, limit // stride)
+    P, Q, ws = workspace(limit + longest, limit + longest + 256)
+    # Odd n has one class of west words: the larger side makes the chunk
+    # tables (measured at n = 23: 20 % less time than the east side always;
+    # fewer, fuller groups of 256 per sieve bucket).
+    single = (weights[:nr, 1:] == 0).all()
+    at_end = np.zeros(5, np.int64)
+    east_weights = np.array([1, 0, 0, 0], np.int64)
+    es = np.zeros(4, np.int64)
+    wst = np.zeros(4, np.int64)
+    qe = np.zeros(5, np.int64)
+    qb = np.zeros(5, np.int64)
+    total = 0
+    for e in range(lo, hi):
+        if stop[0] != 0:
+            return -1
+        b = bs[e]
+        se_table = role(n, h, pieces(h, b), SE, fixed, diagonal_symmetry, layout)
+        sw_table = role(n, h, pieces(h, cfg[CFG_ROWS_S] ^ b), SW, fixed, diagonal_symmetry, layout)
+        es[:] = 0
+        held = False  # the west words all in one block: made once a row set
+        while es[0] < 1:
+            n_p = _fill(
+                ne_table, se_table, e_ranges, e_south, ne, east_weights, 1, es, P, qe, limit, stride
+            )
+            if n_p == 0:
+                break
+            first = not held
+            if first:
+                wst[:] = 0
+            while True:
+                if stop[0] != 0:
+                    return -1
+                if not held:
+                    _fill(
+                        nw_table, sw_table, w_ranges, w_south, nw, weights[e], 4, wst, Q, qb, limit, stride
+                    )
+                    held = first and wst[0] == 4
+                    first = False
+                if qb[4] > 0 and single and qb[4] > n_p:
+                    at_end[:] = n_p
+                    at_end[0] = 0
+                    total += count_pairs(Q, qb[4], P, at_end, weights[e], real, ws)
+                elif qb[4] > 0:
+                    total += count_pairs(P, n_p, Q, qb, weights[e], real, ws)
+                if wst[0] == 4:
+                    break
+    return total
+
+
+@njit(cache=True, nogil=True)
+def rowset_sizes(h, probes, seed):
+    """Estimated placements of each row set of an ``h x h`` quadrant (float64,
+    ``2**h``, by local row mask): Knuth's estimator, ``probes`` random paths a
+    row set, each the product of the free columns met row by row (seeded:
+    the same numbers every run, so that a plan is the same)."""
+    np.random.seed(seed)
+    size = np.int64(1) << h
+    full = size - 1
+    out = np.zeros(size)
+    order = np.zeros(h, np.int64)
+    for rows in range(size):
+        k = 0
+        for r in range(h):
+            if (rows >> r) & 1:
+                order[k] = r
+                k += 1
+        acc = 0.0
+        for _ in range(probes):
+            est = 1.0
+            cols = np.int64(0)
+            s = np.int64(0)
+            rt = np.int64(0)
+            for d in range(k):
+                r = order[d]
+                free = full & ~(cols | (s >> r) | (rt >> (h - 1 - r)))
+                f = popcount(np.uint64(free))
+                if f == 0:
+                    est = 0.0
+                    break
+                est *= f
+                pick = np.random.randint(0, f)
+                bit = free & -free
+                for _skip in range(pick):
+                    free ^= bit
+                    bit = free & -free
+                j = popcount(np.uint64(bit - 1))
+                cols |= bit
+                s |= np.int64(1) << (r + j)
+                rt |= np.int64(1) << (h - 1 - r + j)
+            acc += est
+        out[rows] = acc / probes
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _binomials(m):
+    """``C(i, j)`` for ``i, j <= m`` (float64)."""
+    out = np.zeros((m + 1, m + 1))
+    for i in range(m + 1):
+        out[i, 0] = 1.0
+        for j in range(1, i + 1):
+            out[i, j] = out[i - 1, j - 1] + out[i - 1, j]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def rowset_work(h, cfg, a, sizes, out):
+    """The cost model of each row set of unit ``a`` into ``out`` (its
+    estimated east and west half-boards ``E``, ``W`` from the row sets'
+    sizes: ``E W / 256`` matched group visits, 64 per half-board made and
+    ``10**4`` a row set); returns how many row sets."""
+    subs, subs_at = subsets(h)
+    size = np.int64(1) << h
+    bs = np.empty(size, np.int64)
+    weights = np.empty((size, 4), np.int64)
+    nr = rowsets_of(h, cfg, a, subs, subs_at, bs, weights)
+    binom = _binomials(h)
+    cols_e = popcount(np.uint64(cfg[CFG_COLS_E]))
+    cols_w = popcount(np.uint64(cfg[CFG_COLS_W]))
+    rows_w = cfg[CFG_ROWS_N] ^ a
+    ka = popcount(np.uint64(a))
+    kw = popcount(np.uint64(rows_w))
+    for e in range(nr):
+        b = bs[e]
+        bw = cfg[CFG_ROWS_S] ^ b
+        kb = popcount(np.uint64(b))
+        kbw = popcount(np.uint64(bw))
+        east = sizes[a] * sizes[b] * binom[cols_e, ka] / (binom[h, ka] * binom[h, kb])
+        west = sizes[rows_w] * sizes[bw] * binom[cols_w, kw] / (binom[h, kw] * binom[h, kbw])
+        out[e] = east * west / 256.0 + 64.0 * (east + west) + 1e4
+    return nr
+
+
+@njit(cache=True, nogil=True)
+def unit_work(h, cfg, sizes):
+    """The cost model of every unit ``a`` of a configuration (the sum of
+    :func:`rowset_work` over its row sets) and its row sets' count: float64
+    and int64 arrays of ``2**h``."""
+    size = np.int64(1) << h
+    work = np.zeros(size)
+    count = np.zeros(size, np.int64)
+    out = np.empty(size)
+    for a in range(size):
+        nr = rowset_work(h, cfg, a, sizes, out)
+        count[a] = nr
+        work[a] = out[:nr].sum()
+    return work, count

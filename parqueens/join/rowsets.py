@@ -1,0 +1,260 @@
+"""The join past n = 21: units of row sets, their count, memory and time.
+
+From :data:`ROWSET_MIN_N` on, the join holds no whole quadrant table: a unit
+(a configuration and the north rows ``a`` of the east half, possibly a slice
+of its row sets) builds the tables of the row sets it counts
+(:mod:`parqueens.join.pieces`), so that a process holds a few row sets'
+tables and blocks of at most :data:`LIMIT` half-boards a side, whatever n.
+
+The plan weighs each row set by a cost model (its east and west half-boards
+estimated from the row sets' sizes, themselves from Knuth's estimator,
+seeded: the same plan every run) and splits a unit whose row sets hold more
+than ``1 / CUT`` of the modelled work into slices of about that much.  The
+time of a count (:func:`sampled_estimate`) is measured: random row sets,
+drawn in proportion to their modelled work, counted here on a sample of
+their half-boards (:func:`parqueens.join.pieces.count_rowsets` with a
+stride), each timed twice to separate the work that shrinks with the
+stride from the matching, which shrinks with its square.
+"""
+
+import functools
+import math
+import time
+
+import numpy as np
+
+from .configs import JoinUnit, configs
+from .pieces import count_rowsets, rowset_sizes, rowset_work, unit_work
+
+#: The first board size counted by row sets (the narrow tables serve up to 21).
+ROWSET_MIN_N = 22
+#: Most half-boards a side in one block (32 MiB of words).
+LIMIT = 1 << 22
+#: No unit holds more than about 1/CUT of the modelled work.
+CUT = 4000
+#: Knuth's probes a row set for its size, and their seed.
+PROBES = 256
+SEED = 1
+#: Seconds of measuring an estimate spends at least, and samples at least.
+SAMPLE_SECONDS = 5.0
+MIN_SAMPLES = 6
+#: A sampled row set's modelled time, below which it is counted whole.
+_WHOLE_SECONDS = 0.3
+#: Nanoseconds of this project's 2-vCPU machine per unit of the cost model
+#: (measured at n = 22, about; only used to choose a sample's stride).
+_NS_PER_WORK = 1.0
+
+__all__ = [
+    "CUT",
+    "LIMIT",
+    "ROWSET_MIN_N",
+    "count_units",
+    "plan_units",
+    "rowset_memory",
+    "sampled_estimate",
+]
+
+
+@functools.cache
+def _sizes(h):
+    """Estimated placements of each row set of an h x h quadrant."""
+    return rowset_sizes(h, PROBES, SEED)
+
+
+def plan_units(n):
+    """The units of a row-set join of board size ``n >= ROWSET_MIN_N``:
+    configurations ordered by their modelled work (largest first), units
+    largest first within one, a unit over ``1 / CUT`` of the whole work
+    split into slices of its row sets.  A list of :class:`JoinUnit`."""
+    h = n // 2
+    sizes = _sizes(h)
+    groups = []
+    for config in configs(n):
+        work, count = unit_work(h, config.cfg, sizes)
+        groups.append((config, work, count))
+    cap = sum(float(work.sum()) for _, work, _ in groups) / CUT
+    out = []
+    for config, work, count in sorted(groups, key=lambda g: -float(g[1].sum())):
+        units = []
+        for a in np.flatnonzero(count > 0):
+            a = int(a)
+            if work[a] <= cap:
+                units.append(JoinUnit(n, config.name, a, (), float(work[a])))
+                continue
+            per = np.empty(1 << h)
+            nr = rowset_work(h, config.cfg, a, sizes, per)
+            bounds = _slices(per[:nr], math.ceil(work[a] / cap))
+            for lo, hi in zip(bounds, bounds[1:], strict=False):
+                units.append(JoinUnit(n, config.name, a, (lo, hi), float(per[lo:hi].sum())))
+        units.sort(key=lambda u: (-u.work, u.rows, u.rowsets))
+        out.extend(units)
+    return out
+
+
+def _slices(work, parts):
+    """Bounds ``[0, ..., len(work)]`` cutting ``work`` into at most ``parts``
+    consecutive slices of about equal sums, none empty."""
+    cum = np.cumsum(work)
+    total = cum[-1]
+    bounds = [0]
+    for p in range(1, parts):
+        cut = int(np.searchsorted(cum, total * p / parts)) + 1
+        if bounds[-1] < cut < len(work):
+            bounds.append(cut)
+    bounds.append(len(work))
+    return bounds
+
+
+def _args(unit):
+    """The kernel's arguments for a unit: its configuration and row sets."""
+    config = next(c for c in configs(unit.n) if c.name == unit.config)
+    lo, hi = unit.rowsets or (0, 1 << unit.n)
+    return config, lo, hi
+
+
+def count_units(n, units, stop):
+    """Count row-set units in this thread (see
+    :func:`parqueens.join.units.count_join_units`, which checks them): a
+    list of ints, meaningless once ``stop[0]`` is set."""
+    h = n // 2
+    results = []
+    for u in units:
+        config, lo, hi = _args(u)
+        c = config
+        count = count_rowsets(
+            n, h, c.cfg, u.rows, lo, hi, c.fixed_wide, c.diagonal_symmetry, c.layout, LIMIT, 1, stop
+        )
+        if stop[0]:
+            return results + [0] * (len(units) - len(results))
+        results.append(int(count))
+    return results
+
+
+def _time_rowset(unit, e, stride, stop, rowsets=1):
+    """Thread seconds of counting row set ``e`` of ``unit`` with ``stride``
+    (with ``rowsets=0``, of the unit's set-up alone: its north tables and
+    buffers)."""
+    config, _, _ = _args(unit)
+    c = config
+    h = unit.n // 2
+    start = time.thread_time()
+    count_rowsets(
+        unit.n,
+        h,
+        c.cfg,
+        unit.rows,
+        e,
+        e + rowsets,
+        c.fixed_wide,
+        c.diagonal_symmetry,
+        c.layout,
+        LIMIT,
+        stride,
+        stop,
+    )
+    return time.thread_time() - start
+
+
+def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
+    """The core-seconds of a row-set join count, measured on a sample.
+
+    Row sets are drawn in proportion to their modelled work (a unit by its
+    work, then a row set of it), and each is counted here: whole when its
+    model says it takes under 0.3 s, else on every ``s``-th half-board of
+    each side (:func:`parqueens.join.pieces.count_rowsets`) twice, with
+    ``s`` and ``2 s``, whose times ``a`` and ``b`` give the part that
+    shrinks with ``s`` and the matching, which shrinks with ``s**2``:
+    ``M = 2 s**2 (a - 2 b)``, ``X = s a - M / s``, the row set's time
+    ``X + M``.  Each time over its row set's probability is an unbiased
+    estimate of the whole; their mean is the estimate, the mean plus or
+    minus two standard errors its range.  A unit's set-up (its north tables
+    and buffers, made once for its row sets) is timed apart and counted once
+    a unit.
+
+    Parameters
+    ----------
+    n : int
+        Board size, at least :data:`ROWSET_MIN_N`.
+    units : list of JoinUnit
+        The count's units (:func:`plan_units`).
+    seconds : float
+        Measuring goes on until this many seconds have passed, with at least
+        :data:`MIN_SAMPLES` row sets.
+    seed : int
+        The draw's seed.
+    stop : numpy.ndarray or None
+        As in :func:`count_units`: once set, the estimate returns early.
+
+    Returns
+    -------
+    dict
+        ``core_seconds``, ``low``, ``high`` (seconds of one core of this
+        machine), ``samples`` (row sets measured), ``sample_seconds``.
+    """
+    stop = np.zeros(1, np.uint8) if stop is None else stop
+    rng = np.random.default_rng(seed)
+    work = np.array([u.work for u in units])
+    total = float(work.sum())
+    if not units or total <= 0:
+        return {"core_seconds": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "sample_seconds": 0.0}
+    h = n // 2
+    sizes = _sizes(h)
+    per = np.empty(1 << h)
+    values = []
+    setups = []
+    began = time.perf_counter()
+    while len(values) < MIN_SAMPLES or time.perf_counter() - began < seconds:
+        if stop[0]:
+            break
+        unit = units[int(rng.choice(len(units), p=work / total))]
+        config, _, _ = _args(unit)
+        nr = rowset_work(h, config.cfg, unit.rows, sizes, per)
+        lo, hi = unit.rowsets or (0, nr)
+        mine = per[lo:hi]
+        e = lo + int(rng.choice(hi - lo, p=mine / mine.sum()))
+        model = float(per[e])
+        stride = 1
+        while model * _NS_PER_WORK * 1e-9 / stride**2 > _WHOLE_SECONDS:
+            stride *= 2
+        # A unit's set-up is made once for all its row sets: timed apart.
+        setup = _time_rowset(unit, e, stride, stop, rowsets=0)
+        if stride == 1:
+            spent = max(_time_rowset(unit, e, 1, stop) - setup, 0.0)
+        else:
+            a = max(_time_rowset(unit, e, stride, stop) - setup, 0.0)
+            b = max(_time_rowset(unit, e, 2 * stride, stop) - setup, 0.0)
+            matching = min(max(2 * stride**2 * (a - 2 * b), 0.0), stride**2 * a)
+            spent = stride * a - matching / stride + matching
+        values.append(spent * total / model)
+        setups.append(setup)
+    if not values:
+        return {"core_seconds": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "sample_seconds": 0.0}
+    setup = float(np.mean(setups)) * len(units)
+    mean = float(np.mean(values)) + setup
+    error = float(np.std(values, ddof=1) / math.sqrt(len(values))) if len(values) > 1 else mean
+    return {
+        "core_seconds": mean,
+        "low": max(mean - 2 * error, 0.0),
+        "high": mean + 2 * error,
+        "samples": len(values),
+        "sample_seconds": time.perf_counter() - began,
+    }
+
+
+#: Resident memory of a process with numpy, numba and the kernels loaded.
+_BASE_BYTES = 150 * 2**20
+
+
+def rowset_memory(n, jobs=1):
+    """Estimated peak resident memory of a row-set join count, in bytes: the
+    process's base and, per thread, its blocks of half-boards (words as made
+    and as sorted by the sieve, a side each: 32 bytes a word of
+    :data:`LIMIT`, and the largest table cell) and the tables of four row
+    sets (placements, 16 bytes each, and their role entries, 16 more), the
+    largest row set's size from :func:`parqueens.join.pieces.rowset_sizes`
+    taken twice over for the estimator's error."""
+    h = n // 2
+    largest = 2.0 * float(_sizes(h).max())
+    tables = 4 * (32 * largest + 16 * (1 << h))
+    blocks = 32 * (LIMIT + largest / 4)
+    return int(_BASE_BYTES + jobs * (tables + blocks))
