@@ -178,7 +178,8 @@ def estimate_text(plan):
     if "core_seconds" in e:
         more = ""
         if "asked_jobs" in e:
-            more = f"; on {e['asked_jobs']} cores like these about {format_seconds(e['asked_seconds'])}"
+            asked = format_seconds(e["asked_seconds"])
+            more = f"; on {e['asked_jobs']} cores like these about {asked}"
         return (
             f"{head}, {format_seconds(e['low'])} to {format_seconds(e['high'])} "
             f"({e['samples']} row sets of its {e['units']} units counted here in "

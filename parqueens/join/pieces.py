@@ -392,7 +392,18 @@ def count_rowsets(n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit,
                     return -1
                 if not held:
                     _fill(
-                        nw_table, sw_table, w_ranges, w_south, nw, weights[e], 4, wst, Q, qb, limit, stride
+                        nw_table,
+                        sw_table,
+                        w_ranges,
+                        w_south,
+                        nw,
+                        weights[e],
+                        4,
+                        wst,
+                        Q,
+                        qb,
+                        limit,
+                        stride,
                     )
                     held = first and wst[0] == 4
                     first = False

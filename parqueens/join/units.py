@@ -93,7 +93,6 @@ from .kernels import (
 )
 from .match import KMAX
 
-
 # ---------------------------------------------------------------- shared tables
 
 _LOCK = threading.Lock()

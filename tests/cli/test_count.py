@@ -180,7 +180,10 @@ def test_deep_split_depth_warns(cli):
     assert quiet.returncode == 0 and quiet.stderr == ""
 
 
-def test_runs_over_a_day_need_yes(cli):
+def test_runs_over_a_day_need_yes(cli, monkeypatch):
+    from parqueens.join import rowsets
+
+    monkeypatch.setattr(rowsets, "SAMPLE_SECONDS", 0.5)  # the join's sampled estimates of 23, 24
     for args in (["count", 30], ["table", "23-24"]):
         r = cli(*args)
         assert_one_line_error(r)

@@ -1,0 +1,252 @@
+"""The join past n = 21: tables per row set, wider words, units of row
+sets, sampled estimates and the memory bound.
+
+The row-set kernels serve every board size, so that they are checked here
+against A000170 and, unit by unit, against the narrow tables on the sizes
+both serve; at n = 23 and 24, where nothing else here counts, row sets are
+counted in two block layouts that must agree."""
+
+import collections
+import json
+
+import numpy as np
+import pytest
+
+from parqueens.join import rowsets
+from parqueens.join.configs import JoinUnit, configs
+from parqueens.join.kernels import rowsets_of, subsets
+from parqueens.join.match import CHUNKS_MAX
+from parqueens.join.pieces import count_rowsets, pieces
+from parqueens.join.units import (
+    count_join_units,
+    join_memory,
+    join_sampled_estimate,
+    join_units,
+)
+from parqueens.names import JOIN_MAX_N
+from parqueens.run.backends import RunInterrupted
+from parqueens.run.runner import run_count
+from parqueens.run.store import RunStore
+
+from cli_helpers import assert_one_line_error
+from naive import A000170
+
+
+def _count(n, units):
+    return rowsets.count_units(n, units, np.zeros(1, np.uint8))
+
+
+@pytest.mark.parametrize("n", range(4, 15))
+def test_rowset_totals_match_oeis(n):
+    assert sum(_count(n, rowsets.plan_units(n))) == A000170[n]
+
+
+@pytest.mark.parametrize("n", [15, 16])
+def test_rowset_totals_of_odd_and_even_boards(n):
+    assert sum(_count(n, rowsets.plan_units(n))) == A000170[n]
+
+
+@pytest.mark.parametrize("n", [13, 14, 15, 16])
+def test_rowset_units_match_the_narrow_tables_unit_by_unit(n):
+    """Each (configuration, north rows) counts alike by the narrow tables and
+    by the tables per row set, its slices summed."""
+    narrow = {(u.config, u.rows): c for u, c in zip(join_units(n), _narrow(n), strict=True)}
+    wide = collections.Counter()
+    units = rowsets.plan_units(n)
+    for u, c in zip(units, _count(n, units), strict=True):
+        wide[u.config, u.rows] += c
+    assert {k: v for k, v in narrow.items() if v} == {k: v for k, v in wide.items() if v}
+
+
+def _narrow(n):
+    return count_join_units(n, join_units(n))
+
+
+def _pieces_brute_force(h, rows):
+    """Placements of an h x h quadrant on exactly ``rows``, pair by pair."""
+    import itertools
+
+    order = [r for r in range(h) if rows >> r & 1]
+    out = collections.Counter()
+    for cols in itertools.permutations(range(h), len(order)):
+        squares = list(zip(order, cols, strict=True))
+        if all(
+            abs(r1 - r2) != abs(c1 - c2)
+            for (r1, c1), (r2, c2) in itertools.combinations(squares, 2)
+        ):
+            out[sum(1 << c for c in cols)] += 1
+    return out
+
+
+@pytest.mark.parametrize(
+    "h, rows", [(4, 0b1011), (5, 0b10110), (6, 0b111111), (6, 0), (7, 0b1010101)]
+)
+def test_pieces_are_every_placement_of_their_rows(h, rows):
+    off, n0, S, T, rS, rT = pieces(h, rows)
+    got = {c: int(off[c + 1] - off[c]) for c in range(1 << h) if off[c + 1] > off[c]}
+    assert got == dict(_pieces_brute_force(h, rows))
+    # those off the long diagonal first
+    for c in range(1 << h):
+        for x in range(off[c], off[c + 1]):
+            assert bool(T[x] >> (h - 1) & 1) == (x >= off[c] + n0[c])
+
+
+def test_slices_of_a_unit_sum_to_the_unit():
+    n = 16
+    unit = join_units(n)[0]
+    whole = _count(n, [JoinUnit(n, unit.config, unit.rows, (0, 1 << 16))])[0]
+    parts = [JoinUnit(n, unit.config, unit.rows, (lo, lo + 3)) for lo in range(0, 1 << 8, 3)]
+    assert sum(_count(n, parts)) == whole == count_join_units(n, [unit])[0] > 0
+
+
+def _row_set(n, unit, e, limit):
+    config = next(c for c in configs(n) if c.name == unit.config)
+    stop = np.zeros(1, np.uint8)
+    args = (config.fixed_wide, config.diagonal_symmetry, config.layout)
+    return count_rowsets(n, n // 2, config.cfg, unit.rows, e, e + 1, *args, limit, 1, stop)
+
+
+@pytest.mark.parametrize("n", [18, 19])
+def test_blocks_of_any_size_count_alike(n):
+    """Half-boards made in blocks of 1,024 words (every east block against
+    every west block, made again each time) count as one block does."""
+    units = rowsets.plan_units(n)
+    rng = np.random.default_rng(n)
+    for i in rng.choice(len(units) // 4, 4, replace=False):
+        unit = units[int(i)]
+        e = unit.rowsets[0] if unit.rowsets else 0
+        assert _row_set(n, unit, e, 1024) == _row_set(n, unit, e, rowsets.LIMIT)
+
+
+def _cheap_rowsets(n, count, seed):
+    """``count`` random row sets of n among the cheaper half (by the model)."""
+    units = rowsets.plan_units(n)
+    rng = np.random.default_rng(seed)
+    h = n // 2
+    sizes = rowsets._sizes(h)
+    from parqueens.join.pieces import rowset_work
+
+    picked = []
+    per = np.empty(1 << h)
+    while len(picked) < count:
+        unit = units[int(rng.integers(len(units) // 2, len(units)))]
+        config = next(c for c in configs(n) if c.name == unit.config)
+        nr = rowset_work(h, config.cfg, unit.rows, sizes, per)
+        lo, hi = unit.rowsets or (0, nr)
+        e = lo + int(np.argmin(per[lo:hi]))
+        picked.append((unit, e))
+    return picked
+
+
+@pytest.mark.parametrize("n", [23, 24])
+def test_sampled_rowsets_agree_in_two_layouts(n):
+    """Where nothing else here counts: random row sets counted with their
+    half-boards in one block and in blocks of 4,096 words agree, and count
+    solutions (a row set of n = 23 or 24 holds some)."""
+    for unit, e in _cheap_rowsets(n, 2, seed=n):
+        one = _row_set(n, unit, e, rowsets.LIMIT)
+        assert one == _row_set(n, unit, e, 4096) and one > 0
+
+
+def test_words_of_28_fit_the_matcher():
+    assert JOIN_MAX_N == 28
+    for n in (22, 23, 24, 27, 28):
+        for config in configs(n)[:3]:
+            real = int(config.cfg[5])
+            assert real <= 5 * CHUNKS_MAX
+            assert config.layout.shape[0] == (2 * (2 * (n // 2) - 1) + 7) // 8
+
+
+def test_units_past_21():
+    units = join_units(23)
+    ids = [u.id for u in units]
+    assert len(ids) == len(set(ids)) > 100_000
+    assert ids == [u.id for u in join_units(23)]
+    even = join_units(22)
+    assert 4000 <= len(even) <= 8000
+    assert any(u.rowsets for u in even) and any(u.id.count("/") == 4 for u in even)
+    total = sum(u.work for u in even)
+    assert max(u.work for u in even) < total / 1000
+
+
+def test_slices_cover_each_unit_once():
+    n = 22
+    h = n // 2
+    by_rows = collections.defaultdict(list)
+    for u in join_units(n):
+        by_rows[u.config, u.rows].append(u.rowsets)
+    subs, at = subsets(h)
+    bs = np.empty(1 << h, np.int64)
+    weights = np.empty((1 << h, 4), np.int64)
+    cfg = configs(n)[0].cfg
+    for (_, a), slices in by_rows.items():
+        nr = rowsets_of(h, cfg, a, subs, at, bs, weights)
+        if slices == [()]:
+            continue
+        slices.sort()
+        assert slices[0][0] == 0 and slices[-1][1] == nr
+        assert all(x[1] == y[0] for x, y in zip(slices, slices[1:], strict=False))
+
+
+def test_memory_bound_past_21():
+    for n in range(22, 24):
+        assert join_memory(n, jobs=2) <= 2 * 2**30
+    for n in range(24, 28):
+        assert join_memory(n, jobs=2) <= 4 * 2**30
+    assert join_memory(22, jobs=2) < join_memory(22, jobs=4)
+
+
+def test_sampled_estimate_has_a_range():
+    e = join_sampled_estimate(22, jobs=2, seconds=0.5)
+    assert 0 < e["low"] <= e["seconds"] <= e["high"]
+    assert e["samples"] >= rowsets.MIN_SAMPLES and 0 < e["largest"] < 0.001
+    # about 2 to 3 core-hours on this project's machine; any machine within 20x
+    assert 3600 / 8 < e["core_seconds"] < 3600 * 60
+
+
+def test_estimate_on_the_command_line(cli, monkeypatch):
+    monkeypatch.setattr(rowsets, "SAMPLE_SECONDS", 0.5)  # the suite's time; the default is 5 s
+    r = cli("count", 23, "--estimate", "--jobs", 1000)
+    assert r.returncode == 0, r.stderr
+    assert "estimate for n = 23: about" in r.stdout and " to " in r.stdout
+    assert "row sets of its 114272 units" in r.stdout
+    r = cli("count", 24, "--estimate", "--json")
+    assert r.returncode == 0, r.stderr
+    e = json.loads(r.stdout)
+    assert e["method"] == "join" and e["low"] <= e["estimate_seconds"] <= e["high"]
+
+
+def test_join_refused_past_28(cli):
+    r = cli("count", 29, "--method", "join")
+    assert_one_line_error(r)
+    assert "the join counts n = 4..28, not n = 29" in r.stderr
+
+
+def test_checkpoint_of_22_interrupted_and_resumed(tmp_path, monkeypatch):
+    """n = 22 on a small slice of its units (two row sets of six units):
+    stored, interrupted after the first chunk, resumed, exact."""
+    import parqueens.join.units as join
+    import parqueens.run.runner as runner
+
+    n = 22
+    small = [JoinUnit(n, u.config, u.rows, (0, 2)) for u in join_units(n)[100:106]]
+    expected = sum(_count(n, small))
+    monkeypatch.setattr(join, "join_units", lambda size: list(small))
+    # Burnside's classes check a complete count only: not this slice of one
+    monkeypatch.setattr(runner, "classes", lambda *args: None)
+    path = tmp_path / "22.db"
+    real_add = RunStore.add
+    calls = []
+
+    def add_then_interrupt(self, size, results, seconds):
+        real_add(self, size, results, seconds)
+        calls.append(len(results))
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(RunStore, "add", add_then_interrupt)
+        with pytest.raises(RunInterrupted):
+            run_count(n, jobs=1, checkpoint=path)
+    again = run_count(n, jobs=1, checkpoint=path, recheck=1.0)
+    assert again.total == expected > 0
+    assert again.resumed == sum(calls) > 0 and again.rechecked == sum(calls)
