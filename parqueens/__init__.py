@@ -71,7 +71,7 @@ def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=
         Parallel jobs, threads of this process (None: all cores, but 1 for
         n <= 14 free rows; 1: none); see :func:`run_count`.
     method : str or None
-        ``"join"`` (matching half-boards, n = 4..21), ``"d4"``, ``"mirror"`` or
+        ``"join"`` (matching half-boards, n = 4..28), ``"d4"``, ``"mirror"`` or
         ``"plain"`` (searches); None: the join where it serves, else d4 (plain
         with ``fixed``); all give the same count.
     split_depth : int or None

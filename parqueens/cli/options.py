@@ -125,7 +125,7 @@ def add_run_options(p, *, fixed=True):
         choices=METHODS,
         default=None,
         help="how the total is counted: join (matching half-boards; the default for "
-        "n = 4..21) or a search reduced by symmetry, d4 (the whole group; the default "
+        "n = 4..28) or a search reduced by symmetry, d4 (the whole group; the default "
         "elsewhere), mirror (left-right only) or plain (none); all give the same counts",
     )
     p.add_argument(

@@ -130,7 +130,7 @@ def run_count(
         Also count the symmetry classes (fundamental solutions, OEIS A002562)
         and their orbit sizes.
     method : str or None
-        ``"join"`` (matching half-boards, n = 4..21), ``"d4"`` (a search of
+        ``"join"`` (matching half-boards, n = 4..28), ``"d4"`` (a search of
         about 1/8 of the full tree), ``"mirror"`` (1/2) or ``"plain"`` (all
         of it); None: the join where it serves, else d4, or the method of
         the checkpoint (see :func:`parqueens.methods.resolve_method` and
