@@ -17,10 +17,10 @@ BYTES_PER_UNIT.  Prints a Markdown table.
 import argparse
 import time
 
+from parqueens.cli.output import format_seconds
 from parqueens.join import join_sampled_estimate, join_units
 from parqueens.join.rowsets import rowset_memory
 from parqueens.oeis import KNOWN
-from parqueens.cli.output import format_seconds
 
 #: A finished unit in a checkpoint, at most (SQLite; docs/checkpoints.md).
 BYTES_PER_UNIT = 170
