@@ -57,7 +57,7 @@ import numpy as np
 from numba import njit
 
 from ..search.kernels import popcount
-from .match import count_pairs, workspace
+from .match import count_sides, workspace
 
 # ---------------------------------------------------------------- constants
 
@@ -566,7 +566,7 @@ def _count_unit(n, h, cfg, a, roles, subs, subs_at, P, Q, ws, stop):
                 cnt = _half_boards(roles, SW, north_w, south_w, bw, c, nw, Q, cnt)
         qb[4] = cnt
         if cnt > 0:
-            total += count_pairs(P, n_p, Q, qb, weights[e], real, ws)
+            total += count_sides(P, n_p, Q, qb, weights[e], real, ws)
     return total
 
 

@@ -66,7 +66,7 @@ def _dp_order():
 _DP_SRC, _DP_BIT = _dp_order()
 
 
-__all__ = ["CHUNKS_MAX", "KMAX", "count_pairs", "workspace"]
+__all__ = ["CHUNKS_MAX", "KMAX", "count_pairs", "count_sides", "workspace"]
 
 
 @njit(cache=True, nogil=True)
@@ -319,14 +319,53 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
 
 
 @njit(cache=True, nogil=True)
+def count_sides(P, n_p, Q, qb, weights, real, ws):
+    """:func:`count_pairs` with the larger side making the chunk tables: a
+    west class with more words than the east side is matched on its own,
+    its words as the tables and the east words streaming by; the other
+    classes together as :func:`count_pairs` does.  The same count, for
+    less time (measured at n = 22, 2026-12-05: 1.27 times less matching):
+    the larger side fills the sieve's buckets, and its groups are loaded
+    once for more words.  ``Q`` needs room for 256 words after ``qb[4]``
+    (the padding of a class made into tables overwrites the start of the
+    next one, so the classes go last to first, after the others)."""
+    swapped = 0
+    for c in range(4):
+        if weights[c] != 0 and qb[c + 1] - qb[c] > n_p:
+            swapped |= 1 << c
+    total = 0
+    rest = weights.copy()
+    others = False
+    for c in range(4):
+        if (swapped >> c) & 1:
+            rest[c] = 0
+        elif rest[c] != 0 and qb[c + 1] > qb[c]:
+            others = True
+    if others:
+        total += count_pairs(P, n_p, Q, qb, rest, real, ws)
+    if swapped:
+        ends = np.full(5, n_p, np.int64)
+        ends[0] = 0
+        one = np.zeros(4, np.int64)
+        for c in range(3, -1, -1):
+            if (swapped >> c) & 1:
+                one[0] = weights[c]
+                total += count_pairs(Q[qb[c] :], qb[c + 1] - qb[c], P, ends, one, real, ws)
+    return total
+
+
+@njit(cache=True, nogil=True)
 def workspace(max_east, max_west):
     """Buffers of one thread for row sets of at most ``max_east`` east and
-    ``max_west`` west pairs to join: ``(P, Q, ws)``."""
+    ``max_west`` west pairs to join: ``(P, Q, ws)``.  Either side may make
+    the chunk tables (:func:`count_sides`), so the sort buffers and both
+    sides have room for the larger one and its padding."""
+    most = max(max_east, max_west)
     P = np.empty(max_east + _GP + 1, np.uint64)
-    Q = np.empty(max_west + 1, np.uint64)
+    Q = np.empty(max_west + _GP + 1, np.uint64)
     ws = (
-        np.empty(max_east + (_GP - 1) * (1 << KMAX) + 1, np.uint64),
-        np.empty(max_west + 1, np.uint64),
+        np.empty(most + (_GP - 1) * (1 << KMAX) + 1, np.uint64),
+        np.empty(most + 1, np.uint64),
         np.empty(_NBLK * _TSZ_MAX, np.uint64),
         np.empty(64 * _GW, np.uint64),
         np.zeros(1 << KMAX, np.int64),

@@ -17,7 +17,7 @@ placements come from and how many half-boards are held at once:
   tables once, the two south ones per row set, the east and west
   half-boards made in blocks of at most ``limit`` words (:func:`_fill`,
   resumable), every east block matched with every west block by
-  :func:`parqueens.join.match.count_pairs`;
+  :func:`parqueens.join.match.count_sides`;
 - :func:`rowset_sizes` estimates the placements of each row set (Knuth's
   estimator, seeded) for the plan's cost model.
 
@@ -48,7 +48,7 @@ from .kernels import (
     rowsets_of,
     subsets,
 )
-from .match import count_pairs, workspace
+from .match import count_sides, workspace
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -359,11 +359,6 @@ def count_rowsets(n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit,
         longest = max(longest, w_ranges[i, 2] - w_ranges[i, 0])
     limit = max(1024, limit // stride)
     P, Q, ws = workspace(limit + longest, limit + longest + 256)
-    # Odd n has one class of west words: the larger side makes the chunk
-    # tables (measured at n = 23: 20 % less time than the east side always;
-    # fewer, fuller groups of 256 per sieve bucket).
-    single = (weights[:nr, 1:] == 0).all()
-    at_end = np.zeros(5, np.int64)
     east_weights = np.array([1, 0, 0, 0], np.int64)
     es = np.zeros(4, np.int64)
     wst = np.zeros(4, np.int64)
@@ -407,12 +402,8 @@ def count_rowsets(n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit,
                     )
                     held = first and wst[0] == 4
                     first = False
-                if qb[4] > 0 and single and qb[4] > n_p:
-                    at_end[:] = n_p
-                    at_end[0] = 0
-                    total += count_pairs(Q, qb[4], P, at_end, weights[e], real, ws)
-                elif qb[4] > 0:
-                    total += count_pairs(P, n_p, Q, qb, weights[e], real, ws)
+                if qb[4] > 0:
+                    total += count_sides(P, n_p, Q, qb, weights[e], real, ws)
                 if wst[0] == 4:
                     break
     return total
