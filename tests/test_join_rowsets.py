@@ -196,6 +196,16 @@ def test_memory_bound_past_21():
     assert join_memory(22, jobs=2) < join_memory(22, jobs=4)
 
 
+@pytest.mark.parametrize("parts", [(0.02, 0.3, 5.0), (0, 1.0, 0), (0.5, 0, 2.0), (0, 0, 0)])
+@pytest.mark.parametrize("stride", [2, 8, 64])
+def test_a_row_sets_time_is_extrapolated_from_three_strides(parts, stride):
+    # C does not shrink with the stride (the south tables), X shrinks with it,
+    # M with its square: the three timings give back C + X + M.
+    c, x, m = parts
+    times = [c + x / (k * stride) + m / (k * stride) ** 2 for k in (1, 2, 4)]
+    assert rowsets._extrapolate(times, stride) == pytest.approx(c + x + m)
+
+
 def test_sampled_estimate_has_a_range():
     e = join_sampled_estimate(22, jobs=2, seconds=0.5)
     assert 0 < e["low"] <= e["seconds"] <= e["high"]

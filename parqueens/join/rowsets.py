@@ -41,8 +41,9 @@ MIN_SAMPLES = 6
 #: A sampled row set's modelled time, below which it is counted whole.
 _WHOLE_SECONDS = 0.3
 #: Nanoseconds of this project's 2-vCPU machine per unit of the cost model
-#: (measured at n = 22, about; only used to choose a sample's stride).
-_NS_PER_WORK = 1.0
+#: (measured on 2026-12-05: 0.054 s for a row set of 6.5e9 at n = 22, 5.2 s
+#: for 4.7e11 at n = 24; only used to choose a sample's stride).
+_NS_PER_WORK = 0.01
 
 __all__ = [
     "CUT",
@@ -155,21 +156,36 @@ def _time_rowset(unit, e, stride, stop, rowsets=1):
     return time.thread_time() - start
 
 
+def _extrapolate(times, stride):
+    """A row set's whole time from its times ``(t1, t2, t4)`` with strides
+    ``s``, ``2 s`` and ``4 s``, taken as ``C + X / s + M / s**2``: ``C``
+    does not shrink with the stride, ``X`` shrinks with it and the matching
+    ``M`` with its square.  With ``u = X / s`` and ``v = M / s**2``:
+    ``t1 - t2 = u / 2 + 3 v / 4`` and ``t2 - t4 = u / 4 + 3 v / 16``, so
+    ``v = 8/3 ((t1 - t2) - 2 (t2 - t4))``; each part is kept within what
+    ``t1`` allows (the timings are noisy).  Returns ``C + s u + s**2 v``."""
+    t1, t2, t4 = times
+    v = min(max(8.0 / 3.0 * ((t1 - t2) - 2.0 * (t2 - t4)), 0.0), t1)
+    u = min(max(2.0 * (t1 - t2) - 1.5 * v, 0.0), t1 - v)
+    c = t1 - u - v
+    return c + stride * u + stride**2 * v
+
+
 def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
     """The core-seconds of a row-set join count, measured on a sample.
 
     Row sets are drawn in proportion to their modelled work (a unit by its
     work, then a row set of it), and each is counted here: whole when its
     model says it takes under 0.3 s, else on every ``s``-th half-board of
-    each side (:func:`parqueens.join.pieces.count_rowsets`) twice, with
-    ``s`` and ``2 s``, whose times ``a`` and ``b`` give the part that
-    shrinks with ``s`` and the matching, which shrinks with ``s**2``:
-    ``M = 2 s**2 (a - 2 b)``, ``X = s a - M / s``, the row set's time
-    ``X + M``.  Each time over its row set's probability is an unbiased
-    estimate of the whole; their mean is the estimate, the mean plus or
-    minus two standard errors its range.  A unit's set-up (its north tables
-    and buffers, made once for its row sets) is timed apart and counted once
-    a unit.
+    each side (:func:`parqueens.join.pieces.count_rowsets`) three times,
+    with ``s``, ``2 s`` and ``4 s``, whose times separate the part that
+    does not shrink with ``s`` (the south tables), the part that shrinks
+    with ``s`` (making words, chunk tables) and the matching, which shrinks
+    with ``s**2`` (:func:`_extrapolate`).  Each time over its row set's
+    probability is an unbiased estimate of the whole; their mean is the
+    estimate, the mean plus or minus two standard errors its range.  A
+    unit's set-up (its north tables and buffers, made once for its row
+    sets) is timed apart and counted once a unit.
 
     Parameters
     ----------
@@ -221,10 +237,8 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
         if stride == 1:
             spent = max(_time_rowset(unit, e, 1, stop) - setup, 0.0)
         else:
-            a = max(_time_rowset(unit, e, stride, stop) - setup, 0.0)
-            b = max(_time_rowset(unit, e, 2 * stride, stop) - setup, 0.0)
-            matching = min(max(2 * stride**2 * (a - 2 * b), 0.0), stride**2 * a)
-            spent = stride * a - matching / stride + matching
+            times = [max(_time_rowset(unit, e, k * stride, stop) - setup, 0.0) for k in (1, 2, 4)]
+            spent = _extrapolate(times, stride)
         values.append(spent * total / model)
         setups.append(setup)
     if not values:
