@@ -11,6 +11,7 @@ the anchors' own programs (the JVM's start-up included for NQueensFAF).
     python scripts/bench.py -n 19 --jobs 2 --kluev-threads 1 2 --anchors kluev --unique
     python scripts/bench.py -n 17 --methods d4 mirror --nodes --anchors faf mq
     python scripts/bench.py -n 16 --anchors --reference ./ref_nqueens   # CMD N: the total
+    python scripts/bench.py -n 16 17 18 --jobs 2 --save race.json        # then scripts/race.py
 
 Anchors (built from their public sources by ../shared/anchors/build.sh into
 $ANCHORS_BUILD, default ~/anchors/build; the missing ones are skipped with a
@@ -134,6 +135,7 @@ def parse_args():
         "--jobs", type=int, nargs="+", default=None, help="job counts (default: 1 and the cores)"
     )
     ap.add_argument("--repeat", type=int, default=3, help="runs per configuration (median)")
+    ap.add_argument("--save", help="append the medians to this JSON file (for scripts/race.py)")
     ap.add_argument(
         "--unique", action="store_true", help="also time `count N --unique`, against `count N`"
     )
@@ -216,6 +218,44 @@ def main():
                 ref[n].append(dt)
                 printed["reference", n] = out.split()[-1] if out.split() else "?"
     report(args, jobs_list, configs, runs, anchor_runs, ref, printed, nodes, mq_queens)
+    if args.save:
+        save(args.save, configs, runs, anchor_runs)
+
+
+def save(path, configs, runs, anchor_runs):
+    """Append this run's medians to the JSON list in ``path`` (for
+    scripts/race.py): parqueens by method and jobs, Kluev's counter by its
+    best thread count, the other anchors by thread count."""
+    day = time.strftime("%Y-%m-%d")
+    out = []
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            out = json.load(f)
+    for n, m, j, v in configs:
+        if not v:
+            secs = statistics.median(r[0] for r in runs[n, m, j, v])
+            tool = f"parqueens {m}, {j} job{'s' if j > 1 else ''}"
+            out.append({"tool": tool, "n": n, "seconds": secs, "kind": "measured", "date": day})
+    best = {}
+    for (anchor, n, t), v in anchor_runs.items():
+        secs = statistics.median(v)
+        if anchor == "kluev":
+            best[n] = min(best.get(n, secs), secs)
+        else:
+            tool = f"{'NQueensFAF' if anchor == 'faf' else 'm-queens'}, {t} threads"
+            out.append({"tool": tool, "n": n, "seconds": secs, "kind": "measured", "date": day})
+    for n, secs in best.items():
+        out.append(
+            {
+                "tool": "Kluev's counter, best",
+                "n": n,
+                "seconds": secs,
+                "kind": "measured",
+                "date": day,
+            }
+        )
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(out, f, indent=1)
 
 
 def report(args, jobs_list, configs, runs, anchor_runs, ref, printed, nodes, mq_queens):
