@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Dask against threads, whole processes side by side, and a worker killed.
+
+    python scripts/bench_dask.py -n 20 --repeat 3          # count 20: --jobs 2 and Dask
+    python scripts/bench_dask.py -n 20 --kill-after 20     # a worker killed mid-run: exact?
+    python scripts/bench_dask.py --overhead 14 --split-depth 5   # the scheduler's cost per unit
+
+Each run is `python -m parqueens count N --json` as a user types it: with
+`--jobs J` (threads), and with `--backend dask --jobs J` (a local cluster of
+J single-thread worker processes on 127.0.0.1, started and closed by the
+command; its start-up included).  Runs are interleaved round by round and
+the medians reported with their ratio.  `--kill-after S` kills one worker
+process of the Dask run S seconds in (psutil) and checks the total against
+the threads' run.  `--overhead N` counts board N by the d4 search split
+into many small units (`--split-depth`), by threads and by Dask, and
+divides the difference by the number of units: the scheduler's cost per
+unit on this machine (a lower bound for a remote cluster, where the network
+adds its latency).  Check `uptime` first: the machine may be shared.
+"""
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+
+def count(n, jobs, dask, extra=(), kill_after=None):
+    """(wall seconds, the JSON result) of one `parqueens count`."""
+    cmd = [sys.executable, "-m", "parqueens", "count", str(n), "--json", "--quiet"]
+    cmd += ["--jobs", str(jobs), *extra] + (["--backend", "dask"] if dask else [])
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    killed = None
+    if kill_after is not None:
+        killed = _kill_a_worker(p.pid, kill_after)
+    out, err = p.communicate()
+    dt = time.perf_counter() - t
+    if p.returncode:
+        raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}): {err.strip()[-300:]}")
+    result = json.loads(out)
+    if kill_after is not None:
+        result["killed"] = killed
+    return dt, result
+
+
+def _kill_a_worker(pid, after):
+    """Kill the newest Dask worker process under ``pid`` after ``after``
+    seconds; its pid, or None if there was none."""
+    import psutil
+
+    time.sleep(after)
+    workers = [
+        c
+        for c in psutil.Process(pid).children(recursive=True)
+        if "spawn" in " ".join(c.cmdline()) or "multiprocessing" in " ".join(c.cmdline())
+    ]
+    if not workers:
+        return None
+    victim = max(workers, key=lambda c: c.create_time())
+    victim.kill()
+    return victim.pid
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-n", type=int, default=20, help="board size (default 20)")
+    ap.add_argument("--jobs", type=int, default=2, help="threads, and Dask workers (default 2)")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds (median)")
+    ap.add_argument("--kill-after", type=float, help="kill a Dask worker this many seconds in")
+    ap.add_argument("--overhead", type=int, metavar="N", help="measure the cost per unit at N")
+    ap.add_argument("--split-depth", type=int, default=5, help="with --overhead (default 5)")
+    args = ap.parse_args()
+    if args.kill_after is not None:
+        _, threads = count(args.n, args.jobs, False)
+        dt, dask = count(args.n, args.jobs, True, kill_after=args.kill_after)
+        same = dask["total"] == threads["total"]
+        print(f"n = {args.n}: worker {dask['killed']} killed after {args.kill_after:g} s; ")
+        print(f"Dask total {dask['total']} in {dt:.1f} s, threads {threads['total']}: ", end="")
+        print("exact" if same else "DIFFERENT")
+        return 0 if same else 1
+    n = args.overhead or args.n
+    extra = ["--method", "d4", "--split-depth", str(args.split_depth)] if args.overhead else []
+    runs = {False: [], True: []}
+    results = {}
+    for _ in range(args.repeat):
+        for dask in (False, True):
+            dt, r = count(n, args.jobs, dask, extra)
+            runs[dask].append(dt)
+            results[dask] = r
+    if results[False]["total"] != results[True]["total"]:
+        raise SystemExit(f"totals differ: {results[False]['total']} {results[True]['total']}")
+    a, b = statistics.median(runs[False]), statistics.median(runs[True])
+    print(f"| n | options | --jobs {args.jobs} | Dask, {args.jobs} workers | Dask / threads |")
+    print("|---|---|---|---|---|")
+    print(f"| {n} | {' '.join(extra) or '–'} | {a:.2f} s | {b:.2f} s | {b / a:.2f} |")
+    if args.overhead:
+        units = results[True]["units"]
+        print(f"\n{units} units: {(b - a) / units * 1e3:.2f} ms a unit more on Dask")
+    print(
+        f"\nmedians of {args.repeat}, interleaved; total {results[True]['total']}", file=sys.stderr
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
