@@ -12,6 +12,7 @@ whole count are :mod:`parqueens.methods`'.
 import numbers
 import re
 import sys
+from typing import Any
 
 from .names import (
     BACKEND_ALIASES,
@@ -28,7 +29,7 @@ from .names import (
 MAX_JOBS = 4096
 
 
-def check_int(value, name):
+def check_int(value: Any, name: str) -> int:
     """``value`` as an int; ``TypeError`` unless it is an integer (not a bool;
     NumPy integers are integers)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -233,7 +234,7 @@ def check_method_fixed(method, fixed):
         )
 
 
-def check_n(n, *, name="n", low=0, high=MAX_N):
+def check_n(n: Any, *, name: str = "n", low: int = 0, high: int | None = MAX_N) -> int:
     """Validate a board size; returns it as an int.
 
     Raises ``TypeError`` for a non-integer and ``ValueError`` outside
@@ -274,7 +275,7 @@ def parse_fixed(text):
     return out
 
 
-def check_fixed(n, fixed, one_based=False):
+def check_fixed(n: int, fixed: Any, one_based: bool = False) -> tuple[tuple[int, int], ...]:
     """Validate fixed queens for board size ``n``.
 
     ``fixed``: iterable of ``(row, col)`` pairs of ints, 0-based (counted
@@ -361,7 +362,7 @@ def _is_array(value):
     return numpy is not None and isinstance(value, numpy.ndarray)
 
 
-def check_columns(queens):
+def check_columns(queens: Any) -> Any:
     """The columns of a row of queens, not yet checked against a board.
 
     Returns a 1-D ``numpy.ndarray`` of an integer dtype as it is (an empty
@@ -383,13 +384,13 @@ def check_columns(queens):
         raise TypeError(f"queens must be a sequence of int, got {type(queens).__name__}") from None
     for c in columns:
         if isinstance(c, bool) or not isinstance(c, numbers.Integral):
-            if isinstance(c, (list, tuple, range)) or _is_array(c) and c.ndim:
+            if isinstance(c, (list, tuple, range)) or (_is_array(c) and getattr(c, "ndim", 0)):
                 raise ValueError("queens must be one-dimensional, got nested sequences")
             raise TypeError(f"queens must contain only integers, got {type(c).__name__}")
     return [int(c) for c in columns]
 
 
-def check_row(queens, n=None):
+def check_row(queens: Any, n: int | None = None) -> list[int]:
     """A row of queens on an n-board (n from its length if None), as a
     list of int: :func:`check_columns`, then ``ValueError`` unless it has
     length n and its columns lie in ``range(n)``.  It need not be a

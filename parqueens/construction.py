@@ -15,7 +15,11 @@ B. Bernhardsson, "Explicit solutions to the N-queens problem for all N",
 ACM SIGART Bulletin 2(2), 7, 1991 (a survey of the explicit constructions).
 """
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from .checks import check_columns, check_n
 
@@ -24,7 +28,7 @@ class NoSolution(ValueError):
     """The board has no solution (n = 2 or 3)."""
 
 
-def construct(n):
+def construct(n: int) -> npt.NDArray[np.int64]:
     """One solution of the n-queens problem, built in O(n) time.
 
     The 1-based column list is the even columns ``2, 4, ...`` followed by
@@ -87,7 +91,7 @@ def construct(n):
     return queens
 
 
-def is_solution(queens):
+def is_solution(queens: Sequence[int] | npt.NDArray[Any]) -> bool:
     """Whether ``queens`` is a solution of the n-queens problem, in O(n).
 
     Checks that the columns are a permutation of ``range(n)`` and that the

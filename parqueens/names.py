@@ -57,7 +57,7 @@ ORBIT_SIZES = (8, 4, 2, 1)
 #: arrays, as numpy indexes them), so ``one_based`` is refused.  The first
 #: extension is the canonical one; ``leetcode`` has none of its own (.json
 #: is jsonl's: it is chosen with --format).
-FORMAT_TRAITS = {
+FORMAT_TRAITS: dict[str, dict] = {
     "perm": {"extensions": (".perm",), "text": True, "readable": True, "zero_based": False},
     "board": {"extensions": (".board",), "text": True, "readable": True, "zero_based": False},
     "matrix": {"extensions": (".matrix",), "text": True, "readable": True, "zero_based": False},

@@ -32,7 +32,7 @@ def _fields(result, unique):
 class TableFormat:
     """A format of the count table: a header line, a line a row."""
 
-    name = None
+    name: str | None = None
 
     def header(self, unique):
         """The header (str, its lines without the last newline)."""

@@ -66,7 +66,7 @@ class CheckpointInUse(CheckpointError):
 
 
 #: The holds of the stores open in this process (their tokens).
-_HOLDS = set()
+_HOLDS: set[str] = set()
 
 #: The suffixes of a checkpoint being created aside (see CheckpointFile), and
 #: of the files SQLite keeps beside it while it does.

@@ -78,13 +78,13 @@ class CountPlan:
     backend: str
     nodes: bool
     checkpoint: object = None
-    kept: str = None
-    fallback: str = None
+    kept: str | None = None
+    fallback: str | None = None
     direct: bool = False
-    asked_jobs: int = field(default=None, repr=False)
-    asked_depth: int = field(default=None, repr=False)
+    asked_jobs: int | None = field(default=None, repr=False)
+    asked_depth: int | None = field(default=None, repr=False)
     build_seconds: float = field(default=0.0, repr=False)
-    _estimate: dict = field(default=None, repr=False, compare=False)
+    _estimate: dict | None = field(default=None, repr=False, compare=False)
 
     @functools.cached_property
     def split(self):
@@ -349,8 +349,8 @@ class Split:
     depth: int
     units: tuple
     jobs: int
-    tiny: tuple = None
-    conflict: str = None
+    tiny: tuple | None = None
+    conflict: str | None = None
 
 
 def split_count(n, method, jobs, split_depth=None, fixed=()):

@@ -11,10 +11,13 @@ merges them exactly.
 
 import contextlib
 import math
+import os
 import random
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from ..checks import check_recheck, check_share, fixed_conflict
 from ..methods import units_classified
@@ -23,7 +26,7 @@ from ..search import small
 from .backends import RunInterrupted, Terminated, WorkerDied
 from .chunks import iter_chunks
 from .plan import plan_run
-from .store import CheckpointError, ResultMismatch, forget_unit_hint
+from .store import CheckpointError, ResultMismatch, RunStore, forget_unit_hint
 from .tally import Tally, UnitResult, classes, fixed_by_turns
 
 # numpy, the numba kernels and the work units are imported where they are
@@ -78,22 +81,22 @@ class CountResult:
 
     n: int
     total: int
-    fundamental: int = None
-    orbits: dict = None
+    fundamental: int | None = None
+    orbits: dict[int, int] | None = None
     method: str = "d4"
     split_depth: int = 0
     units: int = 0
     jobs: int = 1
     seconds: float = 0.0
-    nodes: int = None
+    nodes: int | None = None
     resumed: int = 0
-    conflict: str = None
+    conflict: str | None = None
     run_seconds: float = 0.0
     rechecked: int = 0
-    half_turn: int = None
-    quarter_turn: int = None
+    half_turn: int | None = None
+    quarter_turn: int | None = None
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         """The result as a JSON-ready dict (orbit keys as strings)."""
         d = asdict(self)
         if self.conflict is None:
@@ -107,19 +110,19 @@ class CountResult:
 
 
 def run_count(
-    n,
+    n: int,
     *,
-    unique=False,
-    method=None,
-    jobs=None,
-    split_depth=None,
-    progress=False,
-    fixed=None,
-    checkpoint=None,
-    backend="threads",
-    nodes=False,
-    recheck=None,
-):
+    unique: bool = False,
+    method: str | None = None,
+    jobs: int | None = None,
+    split_depth: int | None = None,
+    progress: bool = False,
+    fixed: Iterable[tuple[int, int]] | None = None,
+    checkpoint: RunStore | str | os.PathLike[str] | None = None,
+    backend: str | None = "threads",
+    nodes: bool = False,
+    recheck: float | None = None,
+) -> CountResult:
     """Count the solutions of the n-queens problem, in parallel.
 
     Parameters
@@ -217,7 +220,15 @@ def run_count(
             store.close()
 
 
-def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, backend="threads"):
+def estimate(
+    n: int,
+    *,
+    method: str | None = None,
+    jobs: int | None = None,
+    split_depth: int | None = None,
+    fixed: Iterable[tuple[int, int]] | None = None,
+    backend: str | None = "threads",
+) -> dict[str, Any]:
     """The estimated time of a count, without running it: a dict (see
     :func:`parqueens.run.estimate.estimate_split`); the arguments as
     :func:`run_count`'s.  Raises TypeError, ValueError."""
@@ -230,10 +241,6 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, backend
 def _open_checkpoint(checkpoint, n, identity):
     """``checkpoint`` as a :class:`parqueens.run.store.RunStore`: a store as it
     is, a path opened (created if missing) for this count; TypeError else."""
-    import os
-
-    from .store import RunStore
-
     if checkpoint is None or isinstance(checkpoint, RunStore):
         return checkpoint
     if isinstance(checkpoint, (str, os.PathLike)):

@@ -123,8 +123,8 @@ class _Run:
     classified: bool  # its units hold their symmetry classes (d4, or --unique)
     seconds: float
     finished: bool
-    total: int = None
-    fundamental: int = None
+    total: int | None = None
+    fundamental: int | None = None
 
 
 class RunStore(CheckpointFile):
