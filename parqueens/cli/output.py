@@ -45,15 +45,16 @@ def show_progress(args):
 
 
 def log_notes(args):
-    """Show the library's notes (logger ``parqueens``, INFO) as notes on
-    stderr, unless --quiet; a handler installed by an earlier call in this
-    process (tests call main again) is replaced."""
+    """Show the library's notes (logger ``parqueens``, INFO and up: the
+    compile note is a WARNING, which Python would print itself with no
+    handler) as notes on stderr; with --quiet, none.  A handler installed by
+    an earlier call in this process (tests call main again) is replaced."""
     logger = logging.getLogger("parqueens")
-    for handler in [h for h in logger.handlers if getattr(h, "parqueens_cli", False)]:
-        logger.removeHandler(handler)
-    if getattr(args, "quiet", False):
-        return
-    handler = logging.StreamHandler(_Notes())
+    for old in [h for h in logger.handlers if getattr(h, "parqueens_cli", False)]:
+        logger.removeHandler(old)
+    # --quiet: a handler that drops them, so that Python's last resort does not print them
+    quiet = getattr(args, "quiet", False)
+    handler = logging.NullHandler() if quiet else logging.StreamHandler(_Notes())
     handler.parqueens_cli = True
     handler.setFormatter(logging.Formatter("%(message)s"))
     logger.addHandler(handler)

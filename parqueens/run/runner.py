@@ -450,8 +450,9 @@ def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, pr
 
 def _progress_bar(enabled, desc, units, finished, share_done):
     # The bar and its time left follow the estimated share of the work done
-    # (units differ a lot in size, and the largest run first).
-    from tqdm import tqdm
+    # (units differ a lot in size, and the largest run first).  tqdm.auto:
+    # a notebook gets its widget, a terminal the text bar.
+    from tqdm.auto import tqdm
 
     return tqdm(
         total=1.0,
