@@ -76,7 +76,7 @@ def check_recheck(recheck, checkpoint):
         return None
     recheck = check_share(recheck, "recheck")
     if checkpoint is None:
-        raise ValueError("recheck compares with a checkpoint: give one (--checkpoint)")
+        raise ValueError("recheck compares with a checkpoint: give one (checkpoint=FILE)")
     return recheck
 
 
@@ -167,7 +167,7 @@ def check_one_based(fmt, one_based):
     if one_based and fmt in ZERO_BASED_FORMATS:
         raise ValueError(
             f"{fmt} arrays are 0-based, as numpy indexes them: one-based numbering "
-            f"(--one-based) does not apply"
+            f"(one_based=True) does not apply"
         )
     return bool(one_based)
 
@@ -176,14 +176,14 @@ def check_labels(fmt, labels):
     """``labels`` as a bool; ``ValueError`` for a format other than svg,
     the only one that draws labels."""
     if labels and fmt != "svg":
-        raise ValueError(f"labels (--labels) are drawn in svg pictures, not in {fmt}")
+        raise ValueError(f"labels (labels=True) are drawn in svg pictures, not in {fmt}")
     return bool(labels)
 
 
 def check_destination(fmt, to_file):
     """``ValueError`` for binary output (npy) to standard output."""
     if fmt not in TEXT_FORMATS and not to_file:
-        raise ValueError(f"{fmt} output needs a file (--out FILE), not standard output")
+        raise ValueError(f"{fmt} output needs a file (path=FILE), not standard output")
 
 
 def check_jobs(jobs):
@@ -216,7 +216,7 @@ def check_unique_fixed(unique, fixed):
     """``ValueError`` if symmetry classes are asked for with fixed queens."""
     if unique and fixed:
         raise ValueError(
-            "unique (--unique) cannot be combined with fixed queens (--fixed): "
+            "unique=True cannot be combined with fixed queens: "
             "fixing a queen breaks the symmetry that defines the classes"
         )
 

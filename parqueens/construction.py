@@ -22,10 +22,16 @@ import numpy as np
 import numpy.typing as npt
 
 from .checks import check_columns, check_n
+from .errors import NEGATIVE, ParqueensError
 
 
-class NoSolution(ValueError):
-    """The board has no solution (n = 2 or 3)."""
+class NoSolution(ParqueensError, ValueError):
+    """The board has no solution (n = 2 or 3): a parqueens error, and a
+    ``ValueError`` as it always was; a negative answer on the command line
+    (exit code 1, no ``error:``)."""
+
+    exit_code = NEGATIVE
+    failure = False
 
 
 def construct(n: int) -> npt.NDArray[np.int64]:

@@ -187,9 +187,7 @@ def test_library_own_local_cluster_unreachable_raises():
 def test_scheduler_needs_dask_backend(cli, command):
     r = cli(*command, "--scheduler", "tcp://127.0.0.1:8786")
     assert_one_line_error(r)
-    assert r.stderr == (
-        "parqueens: error: a scheduler (--scheduler) needs the dask backend (--backend dask)\n"
-    )
+    assert r.stderr == ("parqueens: error: a scheduler needs the dask backend (--backend dask)\n")
 
 
 def test_unreachable_scheduler(unreachable_run):

@@ -198,14 +198,10 @@ def cmd_first(args):
 
 def cmd_construct(args):
     fmt = _output_format(args)
-    from ..construction import NoSolution, construct
+    from ..construction import construct
 
     _check_construct_memory(args.n, fmt, not is_stdio(args.out))
-    try:
-        queens = construct(args.n)
-    except NoSolution as exc:  # as `first` says it: a negative answer, exit 1
-        say(str(exc))
-        return 1
+    queens = construct(args.n)  # NoSolution: a negative answer, as `first` says it (exit 1)
     with _writer(args, args.n, fmt, 1) as w:
         w.write_many(queens.reshape(1, -1))
     return 0

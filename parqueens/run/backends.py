@@ -329,7 +329,7 @@ def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None):
     """
     backend = check_backend(backend)
     if scheduler is not None and backend != "dask":
-        raise ValueError("a scheduler (--scheduler) needs the dask backend (--backend dask)")
+        raise ValueError('a scheduler needs the dask backend (backend="dask")')
     if scheduler is not None:
         scheduler = check_scheduler(scheduler)
     if backend != "dask":

@@ -178,7 +178,7 @@ class CheckpointFile:
         if readonly and empty:
             raise CheckpointError(
                 f"{self.path} is empty: no run has stored anything in it yet "
-                f"(a count with --checkpoint {self.path} starts one)"
+                f"(a count with checkpoint={self.path!r} starts one)"
             )
         if not empty:
             self._check_header(readonly)

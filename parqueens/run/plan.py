@@ -407,7 +407,7 @@ def _join_memory(n, jobs, backend, asked):
         f"{format_bytes(available)} are available"
     )
     if asked == "join":
-        raise ValueError(f"{text}; use --method d4" + ", or fewer jobs" * (jobs > 1))
+        raise ValueError(f'{text}; use method="d4"' + ", or fewer jobs" * (jobs > 1))
     return text
 
 
@@ -419,7 +419,7 @@ def _refuse_search_on_join(checkpoint):
     if checkpoint.recorded_method() == METHODS[0]:
         raise CheckpointError(
             f"{checkpoint.path} holds a count by the join, which has no split depth and "
-            f"places no queens row by row: leave out --split-depth and --nodes, or use "
+            f"places no queens row by row: leave out split_depth and nodes=True, or use "
             f"another file"
         )
 

@@ -391,7 +391,7 @@ def _recheck(plan, held, path, unique, share, jobs, backend):
                     f"(classes {list(res.by_stab)}); the stored result is wrong (a faulty "
                     f"machine, or a file edited with its checksum), so the run stops: "
                     f"{forget_unit_hint(path, plan.n, unit.id)}"
-                    + ("" if k == len(stored) else "; --recheck 1 checks them all")
+                    + ("" if k == len(stored) else "; recheck=1 checks them all")
                 )
     return k
 
