@@ -2,8 +2,11 @@
 
 Each function raises ``TypeError`` (wrong type; booleans are not integers) or
 ``ValueError`` (wrong value) with a one-line message that the command line
-prints as it is (exit code 2).  Each rule is written here once: the command
-line's argument types call these same functions.  No imports beyond the
+prints (exit code 2).  A message names an argument as a caller of the library
+writes it (``method="d4"``, ``force=True``, ``split_depth``), which the
+command line says as its option
+(:func:`parqueens.cli.output.command_line_words`).  Each rule is written here
+once: the command line's argument types call these same functions.  No imports beyond the
 standard library and :mod:`parqueens.names`, so that usage errors answer
 before numba is loaded.  Which method counts a size and the checks of a
 whole count are :mod:`parqueens.methods`'.

@@ -16,7 +16,7 @@ from .. import checks
 from ..names import TABLE_EXTENSIONS
 from ..terminal import above_bars
 from .errors import Declined, UsageError
-from .options import add_run_options, board_range, board_size
+from .options import add_run_options, board_range, board_size, examples
 from .output import format_seconds, note, range_text, say, show_progress
 
 
@@ -28,9 +28,19 @@ def add_parsers(sub):
         description="Count the solutions of the n-queens problem (OEIS "
         "A000170); with --unique also the fundamental ones "
         "(OEIS A002562).",
+        epilog=examples(
+            "parqueens count 16                     # 14772512",
+            "parqueens count 16 --unique            # total, fundamental, orbit breakdown",
+            "parqueens count 12 --json              # one JSON object",
+            "parqueens count 8 --fixed 0:0          # only solutions with a queen on row 0, "
+            "column 0: 4",
+            "parqueens count 20 --estimate          # only an estimate of the running time",
+            "parqueens count 19 --checkpoint c19.db # resumable: run the same command again "
+            "after an interruption",
+        ),
     )
     p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
-    add_run_options(p)
+    add_run_options(p, unique="the fundamental solutions and the orbit breakdown")
     p.add_argument(
         "--json",
         action="store_true",
@@ -58,6 +68,11 @@ def add_parsers(sub):
         "table",
         help="count a range of board sizes into a table",
         description="One row per n: n, total, fundamental (with --unique), method, units, seconds.",
+        epilog=examples(
+            "parqueens table 1-16 --unique --out counts.csv",
+            "parqueens table 4,6,8-12                           # Markdown on stdout, row by row",
+            "parqueens table 1-19 --checkpoint t.db --out t.md  # resumable",
+        ),
     )
     p.add_argument(
         "range", type=board_range, metavar="RANGE", help="board sizes, e.g. 1-18, 8 or 4,6,8-12"

@@ -78,22 +78,33 @@ class _Extend(argparse.Action):
 # ---------------------------------------------------------------- parser
 
 
-def add_quiet(p, group=None):
+def examples(*lines):
+    """A help's epilog of examples: the lines as they are, under
+    ``examples:`` (docs/cli.md shows each of them, tests/test_docs.py holds
+    them alike)."""
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def add_quiet(p, group=None, bar=False):
+    """-q/--quiet: no notes (and no progress bar, for a command with one: ``bar``)."""
     (group or p).add_argument(
-        "-q", "--quiet", action="store_true", help="no progress bar or notes on stderr"
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bar or notes on stderr" if bar else "no notes on stderr",
     )
 
 
 def add_progress(p):
     """--progress and --quiet, for the commands whose work has a measure."""
-    bar = p.add_mutually_exclusive_group()
-    bar.add_argument(
+    group = p.add_mutually_exclusive_group()
+    group.add_argument(
         "--progress",
         action="store_true",
         default=None,
         help="show a progress bar on stderr (default: when stderr is a terminal)",
     )
-    add_quiet(p, bar)
+    add_quiet(p, group, bar=True)
 
 
 def add_jobs(
@@ -111,7 +122,7 @@ def add_jobs(
     )
 
 
-def add_run_options(p, *, fixed=True):
+def add_run_options(p, *, fixed=True, unique="the fundamental solutions"):
     add_jobs(p)
     p.add_argument(
         "--split-depth",
@@ -131,8 +142,7 @@ def add_run_options(p, *, fixed=True):
     p.add_argument(
         "--unique",
         action="store_true",
-        help="also count the fundamental solutions (distinct up to rotation and "
-        "reflection) and the orbit breakdown",
+        help=f"also count {unique} (distinct up to rotation and reflection)",
     )
     p.add_argument(
         "--checkpoint",
@@ -199,7 +209,7 @@ def add_one_based(p, what):
     p.add_argument("--one-based", action="store_true", help=what)
 
 
-def add_output(p, formats, default_help):
+def add_output(p, formats, default_help, fixed=True):
     p.add_argument(
         "--format",
         choices=formats,
@@ -208,8 +218,9 @@ def add_output(p, formats, default_help):
     )
     add_one_based(
         p,
-        "count from 1: the columns of perm and jsonl, --fixed squares, svg labels "
-        "(board, matrix and leetcode have no numbers; npy is 0-based)",
+        "count from 1: the columns of perm and jsonl, "
+        + ("--fixed squares, " if fixed else "")
+        + "svg labels (board, matrix and leetcode have no numbers; npy is 0-based)",
     )
     p.add_argument(
         "--labels",

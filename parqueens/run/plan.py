@@ -62,8 +62,9 @@ class CountPlan:
         The checkpoint's method, when it was kept for a run that named none
         and the default would have counted n otherwise (worth a note).
     fallback : str or None
-        Why the default counts n by d4 rather than the join, whose tables
-        would not fit in the memory available (worth a note).
+        Why n is counted by another method than asked: by d4 rather than
+        the default's join, whose tables would not fit in the memory
+        available; by plain rather than d4, which needs n >= 4 (worth a note).
     direct : bool
         A small board, solved in Python without work units.
     """
@@ -259,6 +260,8 @@ def plan_run(
     )
     split_depth = _split_depth(checkpoint, n, split_depth, resolved)
     resolved, fallback = _memory(checkpoint, n, resolved, jobs, backend, asked)
+    if asked == "d4" and resolved == "plain" and not fixed:
+        fallback = f"n = {n}: counted by plain, since d4 needs n >= 4 (four borders)"
     return CountPlan(
         **common,
         asked=asked,

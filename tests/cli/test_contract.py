@@ -11,6 +11,7 @@ process shows: signals, pipes, closed streams, what a fresh interpreter
 loads, its fast exit."""
 
 import argparse
+import json
 import os
 import re
 import signal
@@ -100,7 +101,7 @@ def test_more_errors_in_one_style(cli, tmp_path, argv, words):
         (["count", "8", "--method", "fast"], "invalid choice"),
         (["count", "8", "--progress", "--quiet"], "not allowed"),
         (["count"], "required"),
-        ([], "required"),
+        ([], "usage: parqueens"),
         (["frobnicate"], "invalid choice"),
     ],
 )
@@ -728,3 +729,46 @@ def test_a_second_interrupt_while_leaving_leaves_at_once(monkeypatch):
     with pytest.raises(SystemExit):  # after the stand-in os._exit returns
         cli_package._exit(130)
     assert left == [130]
+
+
+# -------- the bare command, --help and --version written or said
+
+
+def test_bare_command_prints_its_usage_and_where_to_read_more(cli):
+    r = cli()
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == (
+        "parqueens: error: usage: parqueens [-h] [--version] COMMAND ...; COMMAND is one of "
+        "count, table, status, solutions, first, construct, verify; `parqueens --help` says "
+        "what each does, `parqueens COMMAND --help` its options\n"
+    )
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["count", "--help"]])
+def test_help_and_version_to_a_full_disk(argv):
+    from cli_helpers import run_process
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    r = run_process(*argv, redirect=">/dev/full")
+    assert (r.returncode, r.stderr) == (
+        2,
+        "parqueens: error: writing the output: No space left on device\n",
+    )
+
+
+def test_a_search_asked_of_a_board_it_cannot_search_says_so(cli):
+    r = cli("count", 3, "--method", "d4", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["method"] == "plain"
+    assert r.stderr == "parqueens: n = 3: counted by plain, since d4 needs n >= 4 (four borders)\n"
+    r = cli("count", 3, "--method", "mirror")  # mirror serves every n: nothing to say
+    assert (r.stdout, r.stderr) == ("0\n", "")
+
+
+def test_a_refused_output_comes_alone(cli, tmp_path):
+    # fixed queens without a solution are said only once the output is accepted
+    (tmp_path / "out.txt").write_text("x\n")
+    r = cli("solutions", 3, "--fixed", "1:1,2:2", "--out", "out.txt", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr == (
+        "parqueens: error: out.txt: output file exists (use --force to overwrite)\n"
+    )
