@@ -20,6 +20,7 @@ from typing import Any
 from .names import (
     BACKEND_ALIASES,
     BACKENDS,
+    COLORS,
     FORMATS,
     MAX_N,
     METHODS,
@@ -98,6 +99,13 @@ def check_backend(backend):
     if (backend is None or isinstance(backend, str)) and backend in BACKEND_ALIASES:
         return BACKEND_ALIASES[backend]
     raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+
+
+def check_color(color):
+    """``color`` as one of :data:`parqueens.names.COLORS`; ``ValueError`` else."""
+    if isinstance(color, str) and color in COLORS:
+        return color
+    raise ValueError(f"unknown color choice {color!r}; choose from {', '.join(COLORS)}")
 
 
 #: The protocols of Dask's addresses (its comm backends); ``inproc`` is a

@@ -31,6 +31,10 @@ JOIN_MIN_N, JOIN_MAX_N = 4, 28
 #: worker processes, a Dask cluster (see :mod:`parqueens.run.backends`).
 BACKENDS = ("threads", "loky", "dask")
 
+#: When the board format is drawn in colours on standard output: on a terminal
+#: that shows them (``NO_COLOR`` unset, ...), always, or never.
+COLORS = ("auto", "always", "never")
+
 #: Other spellings accepted for :data:`BACKENDS` by the library: joblib's
 #: name, and None for the default, threads as on the command line (None
 #: meant loky, worker processes 2.7 times slower, up to parqueens 0.2).

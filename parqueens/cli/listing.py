@@ -113,6 +113,7 @@ def _writer(args, n, fmt, expected, estimated=False, reserve=0):
         estimated=estimated,
         reserve=reserve,
         labels=args.labels,
+        color=args.color,
     )
 
 

@@ -11,7 +11,7 @@ import argparse
 import re
 
 from .. import checks
-from ..names import BACKENDS, METHODS
+from ..names import BACKENDS, COLORS, METHODS
 
 # ---------------------------------------------------------------- arg types
 # Each type parses the text and hands the value to the library's own check
@@ -237,4 +237,11 @@ def add_output(p, formats, default_help, fixed=True):
         "--force",
         action="store_true",
         help="overwrite an existing FILE, and skip the free-space check",
+    )
+    p.add_argument(
+        "--color",
+        choices=COLORS,
+        default="auto",
+        help="draw the board format in colours on stdout: auto (on a terminal, NO_COLOR "
+        "unset; the default), always, never",
     )

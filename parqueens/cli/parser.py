@@ -39,6 +39,21 @@ class _Formatter(argparse.HelpFormatter):
         )
 
 
+class _Completion(argparse.Action):
+    """--print-completion SHELL: the completion script that shtab generates
+    from this parser (commands, options, choices), on stdout."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        try:
+            import shtab
+        except ImportError:
+            raise UsageError(
+                "shell completion needs shtab: pip install 'parqueens[completion]'"
+            ) from None
+        parser._print_message(shtab.complete(parser, shell=values), sys.stdout)
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         # --uniq is not taken for --unique: an abbreviation would change
@@ -78,6 +93,13 @@ def build_parser():
         "its reader, 143 terminated.",
     )
     parser.add_argument("--version", action="version", version=f"parqueens {VERSION}")
+    parser.add_argument(
+        "--print-completion",
+        choices=("bash", "zsh"),
+        action=_Completion,
+        help="print the shell's completion script for parqueens, and exit (needs shtab: "
+        "pip install 'parqueens[completion]')",
+    )
     # not required: a bare `parqueens` gets its usage and where to read more (cli.main)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in (counting, status, listing, verifying):

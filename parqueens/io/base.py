@@ -111,9 +111,10 @@ class Format:
         for solutions that are permutations (int)."""
         raise NotImplementedError
 
-    def for_stream(self, stream, n):
+    def for_stream(self, stream, n, color="auto"):
         """The format to write to ``stream`` (a text file such as
-        ``sys.stdout``): this one, or a picture that the stream shows."""
+        ``sys.stdout``): this one, or a picture that the stream shows
+        (``color``: :func:`parqueens.io.terminal_board.terminal_can_show`)."""
         return self
 
 

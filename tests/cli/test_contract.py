@@ -772,3 +772,35 @@ def test_a_refused_output_comes_alone(cli, tmp_path):
     assert r.returncode == 2 and r.stderr == (
         "parqueens: error: out.txt: output file exists (use --force to overwrite)\n"
     )
+
+
+# -------- shell completion and colours
+
+
+def test_shell_completion_from_the_parser(cli):
+    r = cli("--print-completion", "bash")
+    assert r.returncode == 0 and r.stderr == ""
+    for word in ("solutions", "construct", "--split-depth", "--checkpoint", "mirror", "leetcode"):
+        assert word in r.stdout, word
+    r = cli("--print-completion", "zsh")
+    assert r.returncode == 0 and r.stdout.startswith("#compdef parqueens")
+
+
+def test_shell_completion_without_shtab(cli, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "shtab", None)  # as if not installed
+    r = cli("--print-completion", "bash")
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == (
+        "parqueens: error: shell completion needs shtab: pip install 'parqueens[completion]'\n"
+    )
+
+
+@pytest.mark.parametrize("color, picture", [("always", True), ("never", False), ("auto", False)])
+def test_color_choice(cli, color, picture):
+    # stdout is captured (not a terminal): auto draws no colours there
+    r = cli("first", 4, "--format", "board", "--color", color)
+    assert r.returncode == 0 and ("\x1b[48;5;" in r.stdout) == picture
+    if not picture:
+        assert r.stdout == ".Q..\n...Q\nQ...\n..Q.\n"
