@@ -31,6 +31,11 @@ JOIN_MIN_N, JOIN_MAX_N = 4, 28
 #: worker processes, a Dask cluster (see :mod:`parqueens.run.backends`).
 BACKENDS = ("threads", "loky", "dask")
 
+#: A time measured is given to the millisecond (JSON, tables: a
+#: perf_counter's nanoseconds say nothing more of a run's time); an estimate
+#: to 3 significant digits (see :func:`parqueens.run.estimate.rounded`).
+SECONDS_DECIMALS, ESTIMATE_DIGITS = 3, 3
+
 #: When the board format is drawn in colours on standard output: on a terminal
 #: that shows them (``NO_COLOR`` unset, ...), always, or never.
 COLORS = ("auto", "always", "never")

@@ -215,7 +215,9 @@ def estimate_text(plan):
 def print_estimate(args, plan):
     """--estimate: the plan's estimate on stdout (one JSON object with --json)."""
     if getattr(args, "json", False):
-        e = plan.estimate()
+        from ..run.estimate import rounded
+
+        e = {k: rounded(v) for k, v in plan.estimate().items()}
         keys = ("jobs", "method", "units", "nodes")
         sampled = ("low", "high", "core_seconds", "samples", "asked_jobs", "asked_seconds")
         print(

@@ -13,6 +13,7 @@ import csv
 import io
 import json
 
+from ..names import SECONDS_DECIMALS
 from .atomic import write_text_atomically
 
 
@@ -25,7 +26,7 @@ def _fields(result, unique):
     return (
         [r.n, r.total]
         + ([r.fundamental] if unique else [])
-        + [r.method, r.units, round(r.seconds, 3)]
+        + [r.method, r.units, round(r.seconds, SECONDS_DECIMALS)]
     )
 
 

@@ -10,8 +10,16 @@ progress bar.  Called through :meth:`parqueens.run.plan.CountPlan.estimate`.
 
 import time
 
-from ..names import UNITS_FROM
+from ..names import ESTIMATE_DIGITS, UNITS_FROM
 from .backends import call_interruptibly
+
+
+def rounded(value, digits=ESTIMATE_DIGITS):
+    """An estimate (a float, or None) to ``digits`` significant digits, as
+    printed (``13.7``, not ``13.742114850362``); ints and None as they are."""
+    if not isinstance(value, float):
+        return value
+    return float(f"{value:.{digits}g}")
 
 
 def estimate_split(split, build_seconds=0.0, probes=20000, seed=1, asked_jobs=None):

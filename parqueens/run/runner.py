@@ -21,7 +21,7 @@ from typing import Any
 
 from ..checks import check_recheck, check_share, fixed_conflict
 from ..methods import units_classified
-from ..names import ORBIT_SIZES
+from ..names import ORBIT_SIZES, SECONDS_DECIMALS
 from ..search import small
 from .backends import RunInterrupted, Terminated, WorkerDied
 from .chunks import iter_chunks
@@ -99,6 +99,8 @@ class CountResult:
     def as_dict(self) -> dict[str, Any]:
         """The result as a JSON-ready dict (orbit keys as strings)."""
         d = asdict(self)
+        for key in ("seconds", "run_seconds"):  # measured to the millisecond
+            d[key] = round(d[key], SECONDS_DECIMALS)
         if self.conflict is None:
             del d["conflict"]
         if self.orbits is None:

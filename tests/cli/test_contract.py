@@ -804,3 +804,27 @@ def test_color_choice(cli, color, picture):
     assert r.returncode == 0 and ("\x1b[48;5;" in r.stdout) == picture
     if not picture:
         assert r.stdout == ".Q..\n...Q\nQ...\n..Q.\n"
+
+
+# -------- --json: times as measured
+
+
+def test_json_times_rounded_to_what_is_measured(cli, tmp_path):
+    from parqueens.run.estimate import rounded
+    from parqueens.run.runner import CountResult
+
+    r = CountResult(n=8, total=92, seconds=0.04996844500419684, run_seconds=1.23456789)
+    assert (r.as_dict()["seconds"], r.as_dict()["run_seconds"]) == (0.05, 1.235)
+    assert (rounded(13.742114850362), rounded(123456.7), rounded(7), rounded(None)) == (
+        13.7,
+        123000.0,
+        7,
+        None,
+    )
+    d = json.loads(cli("count", 12, "--json").stdout)
+    assert all(d[k] == round(d[k], 3) for k in ("seconds", "run_seconds")), d
+    e = json.loads(cli("count", 16, "--estimate", "--json").stdout)
+    assert e["estimate_seconds"] == rounded(e["estimate_seconds"]), e
+    assert cli("count", 12, "--checkpoint", tmp_path / "c.db").returncode == 0
+    [size] = json.loads(cli("status", tmp_path / "c.db", "--json").stdout)["sizes"]
+    assert size["seconds"] == round(size["seconds"], 3), size
