@@ -14,7 +14,7 @@ import sys
 
 from .. import checks
 from ..names import TABLE_EXTENSIONS
-from ..terminal import above_bars
+from ..terminal import above_bars, bar_width
 from .errors import Declined, UsageError
 from .options import add_run_options, board_range, board_size, examples
 from .output import format_seconds, note, range_text, say, show_progress
@@ -413,6 +413,7 @@ def _table_rows(args, plans):
         file=sys.stderr,
         desc="table",
         position=0,
+        **bar_width(sys.stderr),
         bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]",
     )
     streamed = not args.out and not args.json  # Markdown, row by row

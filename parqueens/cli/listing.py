@@ -7,7 +7,7 @@ import sys
 from .. import checks
 from ..io.paths import extension_formats, is_stdio
 from ..names import FORMATS
-from ..terminal import above_bars
+from ..terminal import above_bars, bar_width
 from .errors import UsageError
 from .options import (
     add_fixed,
@@ -152,7 +152,12 @@ def cmd_solutions(args):
             from tqdm import tqdm  # only here: 0.02 s of start-up
 
             bar = tqdm(
-                total=expected, file=sys.stderr, unit="sol", unit_scale=True, desc=f"n={args.n}"
+                total=expected,
+                file=sys.stderr,
+                unit="sol",
+                unit_scale=True,
+                desc=f"n={args.n}",
+                **bar_width(sys.stderr),
             )
         try:
             for block in iter_blocks(

@@ -80,12 +80,15 @@ def show_warning(message, category, filename, lineno, file=None, line=None):
 
 def show_progress(args):
     """Whether the command shows progress bars: ``--progress``, or stderr is a
-    terminal; never with ``--quiet``."""
+    terminal that says its size (not 0 x 0:
+    :func:`parqueens.terminal.size_unknown`); never with ``--quiet``."""
+    from ..terminal import size_unknown
+
     if getattr(args, "quiet", False):
         return False
     if getattr(args, "progress", None):
         return True
-    return sys.stderr.isatty()
+    return sys.stderr.isatty() and not size_unknown(sys.stderr)
 
 
 def log_notes(args):

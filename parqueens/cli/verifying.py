@@ -8,6 +8,7 @@ import sys
 
 from .. import checks
 from ..names import READABLE_FORMATS
+from ..terminal import bar_width
 from .errors import UsageError
 from .options import add_jobs, add_one_based, add_progress, add_yes, board_size, examples
 from .output import counted, say, show_progress
@@ -96,7 +97,14 @@ def _check(args):
         from tqdm import tqdm
 
         total = len(reader.array) if reader.array is not None else None
-        bar = tqdm(total=total, file=sys.stderr, unit="sol", unit_scale=True, desc="verify")
+        bar = tqdm(
+            total=total,
+            file=sys.stderr,
+            unit="sol",
+            unit_scale=True,
+            desc="verify",
+            **bar_width(sys.stderr),
+        )
         blocks = counted(blocks, bar)
     try:
         report = check_blocks(

@@ -23,6 +23,7 @@ from ..checks import check_recheck, check_share, fixed_conflict
 from ..methods import units_classified
 from ..names import ORBIT_SIZES, SECONDS_DECIMALS
 from ..search import small
+from ..terminal import bar_width
 from .backends import RunInterrupted, Terminated, WorkerDied
 from .chunks import iter_chunks
 from .plan import plan_run
@@ -462,7 +463,7 @@ def _progress_bar(enabled, desc, units, finished, share_done):
         disable=not enabled,
         file=sys.stderr,
         desc=f"{desc} {finished}/{units} units",
-        dynamic_ncols=True,
+        **bar_width(sys.stderr),
         leave=None,  # below another bar (a table's), cleared when done
         bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
     )
