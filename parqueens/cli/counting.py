@@ -397,7 +397,9 @@ def cmd_table(args):
 def _table_rows(args, plans):
     """Run the plans, a row each, streamed as Markdown on stdout unless the
     table goes to a file or JSON; a bar over the sizes, weighted by their
-    estimated work (n = 17 is 80 % of table 10-17), above each size's bar."""
+    estimated work (n = 17 is 80 % of table 10-17), moving as each size's
+    units finish (by their shares of its work), above each size's bar, and
+    ending at exactly 100 %."""
     from tqdm import tqdm
 
     from ..io.table import TABLE_FORMATS
@@ -414,21 +416,36 @@ def _table_rows(args, plans):
         desc="table",
         position=0,
         **bar_width(sys.stderr),
-        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]",
+        bar_format="{desc}: {percentage:3.0f}% of the work|{bar}| [{elapsed}<{remaining}{postfix}]",
     )
+    done = 0.0  # the work of the sizes finished, as shares of the table's
+    at = [0.0]  # where the bar is (a disabled tqdm keeps no count)
+
+    def moved(to):  # the bar forward to the share ``to`` of the table's work
+        if to > at[0]:
+            outer.update(to - at[0])
+            at[0] = to
+
     streamed = not args.out and not args.json  # Markdown, row by row
     rows = args.table_done = []  # for the line of an interrupt (cli.errors)
     try:
         if streamed:
             with above_bars():  # not into the bar's line on a terminal
                 print(TABLE_FORMATS["md"].header(args.unique), flush=True)
-        for plan in plans:
+        for k, plan in enumerate(plans):
             outer.set_postfix_str(f"n={plan.n}")
-            r = run_plan(plan, progress=show, recheck=args.recheck)
+            w = weights[plan.n]
+            r = run_plan(
+                plan,
+                progress=show,
+                recheck=args.recheck,
+                on_work=(lambda share, base=done, w=w: moved(min(1.0, base + w * share))),
+            )
             rows.append(r)
             if r.resumed:
                 note(args, f"n = {r.n}: {resumed_text(args, r)}")
-            outer.update(min(weights[plan.n], 1.0 - outer.n))
+            done = 1.0 if k == len(plans) - 1 else min(1.0, done + w)  # exactly 100 % at the end
+            moved(done)
             if streamed:
                 with above_bars():
                     print(TABLE_FORMATS["md"].row(r, args.unique), flush=True)

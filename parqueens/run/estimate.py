@@ -140,17 +140,24 @@ def probe_units(units, probes, seed):
     return nodes * scale, solutions * scale
 
 
+#: What counting any size costs besides its search (planning, units, their
+#: dispatch: some 0.02 to 0.05 s), in nodes of the search at about 3e8 a
+#: second: without it a table's first, small sizes weigh almost nothing and
+#: its bar's time left starts hours long.
+SIZE_OVERHEAD_NODES = 1e7
+
+
 def size_weights(ns):
     """The relative work of counting each board size of ``ns``: Knuth's
     estimate of the nodes of its whole search tree (:func:`probe_units`
-    over the units of two rows, 20,000 probes, about 0.01 s a size), for a
-    progress bar over several sizes.  Returns a list of floats, one per
-    size, summing to 1."""
+    over the units of two rows, 20,000 probes, about 0.01 s a size), plus
+    what any size costs (:data:`SIZE_OVERHEAD_NODES`), for a progress bar
+    over several sizes.  Returns a list of floats, one per size, summing to 1."""
     from ..search.units import iter_units
 
     nodes = []
     for n in ns:
         units = [u for u, _ in iter_units(n, "plain", 2)] if n >= UNITS_FROM else []
-        nodes.append(probe_units(units, 20_000, 1)[0] + 1.0)
+        nodes.append(probe_units(units, 20_000, 1)[0] + SIZE_OVERHEAD_NODES)
     total = sum(nodes)
     return [x / total for x in nodes]

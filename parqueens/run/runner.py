@@ -254,12 +254,14 @@ def _open_checkpoint(checkpoint, n, identity):
     )
 
 
-def run_plan(plan, *, progress=False, recheck=None):
+def run_plan(plan, *, progress=False, recheck=None, on_work=None):
     """Run a count as planned (a :class:`parqueens.run.plan.CountPlan`): claim
     its checkpoint (:meth:`~parqueens.run.plan.CountPlan.claim`), take the
     units it holds, search a sample of them again (``recheck``, see
     :func:`run_count`), dispatch the others, merge, and record the size as
-    finished.  Returns a :class:`CountResult`; raises as
+    finished.  ``on_work``: None, or called with the share of the size's
+    estimated work done (0 to 1, exactly 1 at the end) as units finish (a
+    table's bar).  Returns a :class:`CountResult`; raises as
     :func:`run_count`."""
     recheck = check_recheck(recheck, plan.checkpoint)
     if plan.direct:
@@ -286,6 +288,7 @@ def run_plan(plan, *, progress=False, recheck=None):
         nodes=nodes,
         checkpoint=checkpoint,
         progress=progress,
+        on_work=on_work,
     )
     result = CountResult(
         n,
@@ -408,22 +411,21 @@ def _retold(chunks, unit_ids):
         raise exc.retold(unit_ids, "while searching stored units again to check them") from None
 
 
-def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, progress):
+def _dispatch(
+    plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, progress, on_work=None
+):
     """Search the units ``todo`` of ``plan``, adding their results to
-    ``tally`` and to ``checkpoint``, with a progress bar if ``progress``."""
+    ``tally`` and to ``checkpoint``, with a progress bar if ``progress``
+    (and the share of the work done told to ``on_work``)."""
     from ..search.units import work_shares
 
     units = plan.units
     finished = len(units) - len(todo)
-    share = dict(zip((u.id for u in units), work_shares(units), strict=True)) if progress else {}
+    weigh = progress or on_work is not None
+    share = dict(zip((u.id for u in units), work_shares(units), strict=True)) if weigh else {}
     left = {u.id for u in todo}
-    bar = _progress_bar(
-        progress,
-        f"n={plan.n}",
-        len(units),
-        finished,
-        min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id not in left)),
-    )
+    done = min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id not in left))
+    bar = _progress_bar(progress, f"n={plan.n}", len(units), finished, done)
     try:
         t = time.perf_counter()
         for pairs in iter_chunks(todo, jobs=jobs, unique=unique, backend=backend, nodes=nodes):
@@ -439,7 +441,11 @@ def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, pr
             bar.set_description_str(f"n={plan.n} {finished}/{len(units)} units", refresh=False)
             step = sum(share.get(u.id, 0.0) for u, _ in pairs)
             # Float sums must neither pass 1 nor stop short of it at the end.
-            bar.update(1.0 - bar.n if finished == len(units) else min(step, 1.0 - bar.n))
+            step = 1.0 - done if finished == len(units) else min(step, 1.0 - done)
+            done += step
+            bar.update(step)
+            if on_work is not None:
+                on_work(done)
     except (KeyboardInterrupt, Terminated) as exc:
         if checkpoint is not None:  # the truth, if the signal landed right after a save
             with contextlib.suppress(CheckpointError):
@@ -449,6 +455,8 @@ def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, pr
         if finished == len(units) and bar.n < 1.0:  # nothing to search
             bar.update(1.0 - bar.n)
         bar.close()
+    if on_work is not None:
+        on_work(1.0)
 
 
 def _progress_bar(enabled, desc, units, finished, share_done):
@@ -465,5 +473,6 @@ def _progress_bar(enabled, desc, units, finished, share_done):
         desc=f"{desc} {finished}/{units} units",
         **bar_width(sys.stderr),
         leave=None,  # below another bar (a table's), cleared when done
-        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
+        # the percentage is of the work (the units' estimated shares), not of the units
+        bar_format="{desc}, {percentage:3.0f}% of the work|{bar}| [{elapsed}<{remaining}]",
     )
