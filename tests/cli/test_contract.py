@@ -738,7 +738,8 @@ def test_bare_command_prints_its_usage_and_where_to_read_more(cli):
     r = cli()
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == (
-        "parqueens: error: usage: parqueens [-h] [--version] COMMAND ...; COMMAND is one of "
+        "parqueens: error: usage: parqueens [-h] [--version] [--print-completion {bash,zsh}] "
+        "COMMAND ...; COMMAND is one of "
         "count, table, status, solutions, first, construct, verify; `parqueens --help` says "
         "what each does, `parqueens COMMAND --help` its options\n"
     )
