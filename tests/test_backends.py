@@ -39,9 +39,9 @@ from naive import A000170, A002562  # noqa: E402
 
 @pytest.fixture(scope="module", autouse=True)
 def unreachable_run():
-    """`--scheduler tcp://127.0.0.1:1` (nothing listens there) waits for the
-    connection timeout: started first, so that the wait overlaps the other
-    tests; checked by test_unreachable_scheduler."""
+    """`--scheduler tcp://127.0.0.1:1` (nothing listens there): refused at
+    once; started first all the same (it used to wait for the connection
+    timeout); checked by test_unreachable_scheduler."""
     start = time.monotonic()
     p = popen_cli(["count", 10, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--quiet"])
     done = {}
@@ -198,6 +198,9 @@ def test_unreachable_scheduler(unreachable_run):
     r = subprocess.CompletedProcess(p.args, p.returncode, out, err)
     assert_one_line_error(r, code=3)  # the cluster is not there: as when it is lost mid-run
     assert "127.0.0.1:1" in err
+    assert (
+        "connection refused: nothing listens at 127.0.0.1:1" in err
+    )  # said at once, not "Timed out"
     assert done["seconds"] < 20
 
 

@@ -488,7 +488,10 @@ def _connect(client_type, scheduler, timeout):
     more: a peer that accepts the connection but never answers (not a
     scheduler) would otherwise hold the handshake for ever; one that sends
     something else makes Dask read a message length from it (a
-    MemoryError), reported as unreachable too."""
+    MemoryError), reported as unreachable too.  A tcp:// address where
+    nothing listens is said at once (:func:`_refused`), where Dask would
+    retry it until ``timeout`` and say "Timed out"."""
+    _refused(scheduler, timeout)
     box = {}
 
     def connect():
@@ -505,6 +508,24 @@ def _connect(client_type, scheduler, timeout):
     if "client" not in box:
         raise TimeoutError(f"no answer as a Dask scheduler within {timeout + 5} s")
     return box["client"]
+
+
+def _refused(scheduler, timeout):
+    """Raise ``ConnectionRefusedError`` if the system refuses a connection
+    to a ``tcp://HOST:PORT`` scheduler (nothing listens there); anything
+    else (an answer, no answer yet, another protocol) is Dask's to try."""
+    import socket
+
+    protocol, _, where = scheduler.partition("://")
+    host, _, port = where.rpartition(":")
+    if protocol != "tcp" or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=min(timeout, 5)).close()
+    except ConnectionRefusedError:
+        raise ConnectionRefusedError(f"connection refused: nothing listens at {where}") from None
+    except OSError:  # unresolvable, unreachable, slow: Dask says how, in its time
+        pass
 
 
 def _watch_workers(client, on_lost=None, every=None, settle=None, wait=None):
