@@ -108,6 +108,25 @@ def check_color(color):
     raise ValueError(f"unknown color choice {color!r}; choose from {', '.join(COLORS)}")
 
 
+def read_scheduler_file(path):
+    """The scheduler address that a Dask scheduler file holds (the JSON that
+    ``dask scheduler --scheduler-file``, dask-mpi and dask-jobqueue write,
+    with its ``"address"``), checked as :func:`check_scheduler`.  Raises
+    ``OSError`` if the file cannot be read, ``ValueError`` if it is not one."""
+    import json
+
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        address = json.loads(text)["address"]
+    except (ValueError, KeyError, TypeError):
+        raise ValueError(
+            f'{path} is not a Dask scheduler file (JSON with the scheduler\'s "address", '
+            "as `dask scheduler --scheduler-file` writes it)"
+        ) from None
+    return check_scheduler(address)
+
+
 #: The protocols of Dask's addresses (its comm backends); ``inproc`` is a
 #: scheduler of the same process (the library's), the others a network's.
 SCHEDULER_PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx", "inproc")

@@ -88,6 +88,26 @@ def test_cli_count_on_cluster(cli, address, n):
     assert r.stdout == f"{A000170[n]}\n"
 
 
+def test_the_scheduler_as_hpc_tools_give_it(cli, address, tmp_path, monkeypatch):
+    # a scheduler file (dask scheduler --scheduler-file, dask-mpi, dask-jobqueue)
+    (tmp_path / "s.json").write_text(json.dumps({"type": "Scheduler", "address": address}))
+    r = cli("count", 8, "--backend", "dask", "--scheduler-file", tmp_path / "s.json")
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"{A000170[8]}\n", "")
+    (tmp_path / "bad.json").write_text("{}")
+    r = cli("count", 8, "--backend", "dask", "--scheduler-file", tmp_path / "bad.json")
+    assert r.returncode == 2 and "is not a Dask scheduler file" in r.stderr
+    # Dask's configured address (DASK_SCHEDULER_ADDRESS), as Client() takes it; said
+    import dask
+
+    with dask.config.set({"scheduler-address": address}):
+        r = cli("count", 8, "--backend", "dask")
+    assert (r.returncode, r.stdout) == (0, f"{A000170[8]}\n")
+    assert (
+        r.stderr
+        == f"parqueens: the Dask scheduler {address} (Dask's configured scheduler-address)\n"
+    )
+
+
 def test_cli_count_unique_on_cluster(cli, address):
     r = cli("count", 12, "--unique", *_dask_args(address))
     assert r.returncode == 0, r.stderr
@@ -340,7 +360,10 @@ def test_every_worker_gone_mid_run(cli, tmp_path, monkeypatch):
     left = status["units_total"] - status["units_done"]
     assert status["units_done"] >= 1 and f"; {left} units unfinished (d4/17/" in last
     command = " ".join(map(str, [*argv, "--checkpoint", ck]))
-    assert last.endswith(f"kept in {ck}: run `parqueens {command}` again to resume")
+    assert last.endswith(
+        f"kept in {ck}: run `parqueens {command}` again to resume, or without --backend dask "
+        "to go on on this machine alone"
+    )
 
 
 def test_watch_reports_what_lasts():

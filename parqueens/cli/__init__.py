@@ -82,7 +82,8 @@ def _check_jobs(args):
     when --jobs asks for more than the cores (the library runs no more)."""
     jobs = getattr(args, "jobs", None)
     backend = getattr(args, "backend", "threads")
-    if jobs is None or jobs == 1 or (backend == "dask" and args.scheduler is not None):
+    remote = getattr(args, "scheduler", None) or getattr(args, "scheduler_file", None)
+    if jobs is None or jobs == 1 or (backend == "dask" and remote):
         return
     from ..run.backends import plan_jobs
 

@@ -181,7 +181,9 @@ def _backend(args):
     def lost(address):
         note(args, f"the Dask worker {address} left the cluster; its units run again")
 
-    return open_backend(args.backend, args.jobs, args.scheduler, on_lost=lost)
+    return open_backend(
+        args.backend, args.jobs, args.scheduler, on_lost=lost, scheduler_file=args.scheduler_file
+    )
 
 
 def estimate_text(plan):

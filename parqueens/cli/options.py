@@ -166,12 +166,19 @@ def add_run_options(p, *, fixed=True, unique="the fundamental solutions"):
         "kernels release the GIL), local worker processes (loky) or a Dask "
         "cluster",
     )
-    p.add_argument(
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
         "--scheduler",
         type=scheduler_address,
         metavar="ADDRESS",
         help="with --backend dask: address of a running scheduler, e.g. "
-        "tcp://HOST:8786 (default: start a local cluster)",
+        "tcp://HOST:8786 (default: DASK_SCHEDULER_ADDRESS if set, else start a local cluster)",
+    )
+    where.add_argument(
+        "--scheduler-file",
+        metavar="FILE",
+        help="with --backend dask: the scheduler's address from this file, as `dask "
+        "scheduler --scheduler-file`, dask-mpi and dask-jobqueue write it",
     )
     p.add_argument(
         "--estimate",

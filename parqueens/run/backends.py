@@ -27,7 +27,7 @@ import threading
 import time
 from contextlib import contextmanager
 
-from ..checks import check_backend, check_jobs, check_scheduler
+from ..checks import check_backend, check_jobs, check_scheduler, read_scheduler_file
 from ..errors import NEGATIVE, NO_CLUSTER, ParqueensError
 
 #: With the default ``jobs=None``, boards with up to this many rows to search
@@ -315,7 +315,7 @@ def worker_failure(exc, unit_ids):
 
 
 @contextmanager
-def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None):
+def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None, scheduler_file=None):
     """The backend of a command: a no-op for ``threads`` and ``loky``; for
     ``dask`` a :func:`dask_client` (``jobs``: workers of a local cluster;
     ``on_lost``: as there), with Dask's own log lines silenced (the command
@@ -323,12 +323,14 @@ def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None):
 
     Yields the ``jobs`` to pass to the runs: as given locally, the cluster's
     threads on Dask (a local cluster has at most one worker per core).
-    Raises ``ValueError`` for a scheduler without the dask backend, or an
-    address that is none (:func:`parqueens.checks.check_scheduler`);
-    :class:`BackendError` as :func:`dask_client`.
+    Raises ``ValueError`` for a scheduler (or ``scheduler_file``) without the
+    dask backend, or an address that is none
+    (:func:`parqueens.checks.check_scheduler`); :class:`BackendError` as
+    :func:`dask_client`.
     """
     backend = check_backend(backend)
-    if scheduler is not None and backend != "dask":
+    given = scheduler is not None or scheduler_file is not None
+    if given and backend != "dask":
         raise ValueError('a scheduler needs the dask backend (backend="dask")')
     if scheduler is not None:
         scheduler = check_scheduler(scheduler)
@@ -336,9 +338,38 @@ def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None):
         yield jobs
         return
     # A local cluster's workers are processes of this machine: planned as loky's.
-    workers = None if scheduler is not None or jobs is None else plan_jobs(jobs, "loky")
-    with _dask_logs_silenced(), dask_client(scheduler, workers, on_lost=on_lost) as (_, threads):
+    workers = None if given or jobs is None else plan_jobs(jobs, "loky")
+    with (
+        _dask_logs_silenced(),
+        dask_client(scheduler, workers, on_lost=on_lost, scheduler_file=scheduler_file) as (
+            _,
+            threads,
+        ),
+    ):
         yield threads
+
+
+def scheduler_of(scheduler=None, scheduler_file=None):
+    """The Dask scheduler a run connects to, as Dask's users give it:
+    ``scheduler`` (an address), else the address in ``scheduler_file``
+    (:func:`parqueens.checks.read_scheduler_file`), else Dask's configured
+    ``scheduler-address`` (``DASK_SCHEDULER_ADDRESS``, as ``Client()`` takes
+    it), else None: a local cluster.  Returns ``(address, source)``, the
+    source a few words where the address was not given (Dask's
+    configuration: worth a note), else None.  Raises ``ValueError`` for both
+    a scheduler and a file, and as the reading and the check of the address."""
+    if scheduler is not None and scheduler_file is not None:
+        raise ValueError("give a scheduler's address or its scheduler file, not both")
+    if scheduler is not None:
+        return check_scheduler(scheduler), None
+    if scheduler_file is not None:
+        return read_scheduler_file(scheduler_file), None
+    import dask
+
+    configured = dask.config.get("scheduler-address", None)
+    if configured:
+        return check_scheduler(configured), "Dask's configured scheduler-address"
+    return None, None
 
 
 @contextmanager
@@ -362,15 +393,19 @@ def _dask_logs_silenced():
 
 
 @contextmanager
-def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None, worker_wait=None):
+def dask_client(
+    scheduler=None, n_workers=None, timeout=10, on_lost=None, worker_wait=None, scheduler_file=None
+):
     """Run joblib's ``Parallel`` calls on a Dask cluster inside this block.
 
     Parameters
     ----------
     scheduler : str or None
         Address of a running scheduler, e.g. ``"tcp://10.0.0.5:8786"`` (see
-        :func:`parqueens.checks.check_scheduler`); None starts a
-        ``LocalCluster`` on 127.0.0.1 (closed at the end).
+        :func:`parqueens.checks.check_scheduler`); None: the one of
+        ``scheduler_file``, else Dask's configured ``scheduler-address``
+        (``DASK_SCHEDULER_ADDRESS``), else a new ``LocalCluster`` on
+        127.0.0.1 (closed at the end): :func:`scheduler_of`.
     n_workers : int or None
         Worker processes of the local cluster (one thread each); None for
         dask's default.
@@ -382,6 +417,9 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None, worker
         answered :data:`CLUSTER_SETTLE` seconds later: a cluster being shut
         down loses its workers first); Dask then reschedules its tasks on the
         others.
+    scheduler_file : str or None
+        A scheduler file (``dask scheduler --scheduler-file``, dask-mpi,
+        dask-jobqueue) that holds the scheduler's address.
     worker_wait : float or None
         Seconds to wait for a worker when the cluster has none, at the start
         or during a run (None: :data:`WORKER_WAIT`; ``math.inf``: for ever).
@@ -404,8 +442,9 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None, worker
     BackendError
         If dask.distributed is not installed.
     """
-    if scheduler is not None:
-        scheduler = check_scheduler(scheduler)
+    scheduler, source = scheduler_of(scheduler, scheduler_file)
+    if source is not None:
+        _log.info(f"the Dask scheduler {scheduler} ({source})")
     wait = WORKER_WAIT if worker_wait is None else float(worker_wait)
     import joblib
 
