@@ -88,11 +88,15 @@ def test_cli_count_on_cluster(cli, address, n):
     assert r.stdout == f"{A000170[n]}\n"
 
 
-def test_the_scheduler_as_hpc_tools_give_it(cli, address, tmp_path, monkeypatch):
-    # a scheduler file (dask scheduler --scheduler-file, dask-mpi, dask-jobqueue)
+def test_the_scheduler_as_hpc_tools_give_it(cli, address, tmp_path):
+    # a scheduler file (dask scheduler --scheduler-file, dask-mpi, dask-jobqueue),
+    # and the dashboard's address: said first, and in --json
     (tmp_path / "s.json").write_text(json.dumps({"type": "Scheduler", "address": address}))
-    r = cli("count", 8, "--backend", "dask", "--scheduler-file", tmp_path / "s.json")
-    assert (r.returncode, r.stdout, r.stderr) == (0, f"{A000170[8]}\n", "")
+    r = cli("count", 8, "--backend", "dask", "--scheduler-file", tmp_path / "s.json", "--json")
+    link = json.loads(r.stdout)["dashboard"]
+    assert r.returncode == 0 and json.loads(r.stdout)["total"] == A000170[8]
+    assert re.fullmatch(r"http://[\w.]+:\d+/status", link), link
+    assert r.stderr == f"parqueens: the Dask dashboard: {link}\n"
     (tmp_path / "bad.json").write_text("{}")
     r = cli("count", 8, "--backend", "dask", "--scheduler-file", tmp_path / "bad.json")
     assert r.returncode == 2 and "is not a Dask scheduler file" in r.stderr
@@ -102,9 +106,9 @@ def test_the_scheduler_as_hpc_tools_give_it(cli, address, tmp_path, monkeypatch)
     with dask.config.set({"scheduler-address": address}):
         r = cli("count", 8, "--backend", "dask")
     assert (r.returncode, r.stdout) == (0, f"{A000170[8]}\n")
-    assert (
-        r.stderr
-        == f"parqueens: the Dask scheduler {address} (Dask's configured scheduler-address)\n"
+    assert r.stderr == (
+        f"parqueens: the Dask scheduler {address} (Dask's configured scheduler-address)\n"
+        f"parqueens: the Dask dashboard: {link}\n"
     )
 
 
@@ -304,7 +308,9 @@ def test_scheduler_without_workers(cli, monkeypatch):
         address = cluster.scheduler_address
         r = cli("count", 10, "--backend", "dask", "--scheduler", address)
     assert r.returncode == 3 and r.stdout == ""
-    assert r.stderr.splitlines() == [  # the note (not with --quiet), the error
+    dashboard, *lines = r.stderr.splitlines()
+    assert dashboard.startswith("parqueens: the Dask dashboard: http://")
+    assert lines == [  # the note (not with --quiet), the error
         f"parqueens: the Dask scheduler {address} has no worker: waiting up to 0.5 s for one "
         "to join",
         f"parqueens: error: the Dask scheduler {address} has no worker, and none joined "
@@ -408,12 +414,12 @@ def test_address_that_is_not_a_scheduler(cli):
     server.bind(("127.0.0.1", 0))
     server.listen()
 
-    def greet():
+    def greet():  # every connection, as a real service (parqueens first sees if one is taken)
         try:
-            conn, _ = server.accept()
-            conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n" * 64)
-            time.sleep(2)
-            conn.close()
+            while True:
+                conn, _ = server.accept()
+                conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n" * 64)
+                threading.Timer(2, conn.close).start()
         except OSError:
             pass
 

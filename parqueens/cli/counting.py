@@ -181,8 +181,14 @@ def _backend(args):
     def lost(address):
         note(args, f"the Dask worker {address} left the cluster; its units run again")
 
+    args.dashboard = []  # the Dask dashboard's address, for --json
     return open_backend(
-        args.backend, args.jobs, args.scheduler, on_lost=lost, scheduler_file=args.scheduler_file
+        args.backend,
+        args.jobs,
+        args.scheduler,
+        on_lost=lost,
+        scheduler_file=args.scheduler_file,
+        dashboard=args.dashboard,
     )
 
 
@@ -327,7 +333,9 @@ def _print_count(args, result):
         say(message)
         code = 1 if ok is False else 0
     if args.json:
-        print(json.dumps(result.as_dict() | ({"conflict": conflict} if conflict else {})))
+        more = {"conflict": conflict} if conflict else {}
+        more |= {"dashboard": args.dashboard[0]} if getattr(args, "dashboard", None) else {}
+        print(json.dumps(result.as_dict() | more))
     elif args.unique:
         print(f"total {result.total}")
         print(f"fundamental {result.fundamental}")

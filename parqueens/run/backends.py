@@ -315,7 +315,9 @@ def worker_failure(exc, unit_ids):
 
 
 @contextmanager
-def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None, scheduler_file=None):
+def open_backend(
+    backend="threads", jobs=None, scheduler=None, on_lost=None, scheduler_file=None, dashboard=None
+):
     """The backend of a command: a no-op for ``threads`` and ``loky``; for
     ``dask`` a :func:`dask_client` (``jobs``: workers of a local cluster;
     ``on_lost``: as there), with Dask's own log lines silenced (the command
@@ -323,6 +325,8 @@ def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None, sch
 
     Yields the ``jobs`` to pass to the runs: as given locally, the cluster's
     threads on Dask (a local cluster has at most one worker per core).
+    ``dashboard``: None, or a list to which the Dask dashboard's address is
+    appended (:func:`dashboard_link`; for ``--json``).
     Raises ``ValueError`` for a scheduler (or ``scheduler_file``) without the
     dask backend, or an address that is none
     (:func:`parqueens.checks.check_scheduler`); :class:`BackendError` as
@@ -342,10 +346,13 @@ def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None, sch
     with (
         _dask_logs_silenced(),
         dask_client(scheduler, workers, on_lost=on_lost, scheduler_file=scheduler_file) as (
-            _,
+            client,
             threads,
         ),
     ):
+        link = dashboard_link(client)
+        if dashboard is not None and link is not None:
+            dashboard.append(link)
         yield threads
 
 
@@ -451,6 +458,9 @@ def dask_client(
     client, cluster = _start_client(scheduler, n_workers, timeout)
     watch = None
     try:
+        link = dashboard_link(client)
+        if link is not None:  # where every Dask user looks first
+            _log.info(f"the Dask dashboard: {link}")
         _wait_for_a_worker(client, scheduler, wait)
         watch = _watch_workers(client, on_lost, wait=wait)
         threads = sum(client.nthreads().values()) or 1
@@ -465,6 +475,18 @@ def dask_client(
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def dashboard_link(client):
+    """The address of the dashboard of ``client``'s scheduler (``http://...
+    /status``), or None if it serves none (Dask serves one where bokeh is
+    installed) or does not say."""
+    try:
+        if "dashboard" not in client.scheduler_info().get("services", {}):
+            return None
+        return client.dashboard_link or None
+    except Exception:  # noqa: BLE001  (a scheduler gone or strange: no link, no failure)
+        return None
 
 
 def _start_client(scheduler, n_workers, timeout):
@@ -490,7 +512,9 @@ def _start_client(scheduler, n_workers, timeout):
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=None,
+            # on a free port: 8787 (Dask's default, None too) may be another
+            # cluster's, and Dask would warn that it is taken
+            dashboard_address=":0",
         )
         return Client(cluster, timeout=timeout), cluster
     except Exception as exc:  # what does not answer as a scheduler, however it fails
