@@ -97,7 +97,10 @@ class CountPlan:
         # Building units calls kernels: loading them is not the build's time.
         # Both in a helper thread: a Ctrl-C in the main thread while a kernel
         # or numba's cache loader runs there would be swallowed or garbled.
-        call_interruptibly(warm_up, self.nodes, self.method == "join")
+        # Not for Dask: its workers run the kernels, and compiling them here
+        # too (10 s on a cold cache) would only delay the run.
+        if self.backend != "dask":
+            call_interruptibly(warm_up, self.nodes, self.method == "join")
         t = time.perf_counter()
         args = (self.n, self.method, self.jobs, self.split_depth, self.fixed)
         split = call_interruptibly(split_count, *args)
