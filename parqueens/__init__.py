@@ -19,8 +19,22 @@ The symmetry helpers live in :mod:`parqueens.symmetry`.
 """
 
 import importlib as _importlib
+from collections.abc import Iterable as _Iterable
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
 
 from .names import VERSION as __version__
+
+if _TYPE_CHECKING:  # what the lazy names below are, for type checkers
+    from . import formats as formats
+    from . import pictures as pictures
+    from . import symmetry as symmetry
+    from . import verify as verify
+    from .construction import NoSolution, construct, is_solution
+    from .pictures import Board
+    from .run.listing import first_solution, solutions
+    from .run.runner import CountResult, run_count
+    from .symmetry import canonical, orbit, orbit_size, transform
 
 # The public names are imported on first use (PEP 562), so that the command
 # line starts, and answers Ctrl-C, before numba and numpy are loaded.
@@ -45,7 +59,7 @@ _LAZY = {
 _SUBMODULES = {"pictures", "symmetry", "formats", "verify", "listing", "store", "backends"}
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> _Any:
     if name in _LAZY:
         value = getattr(_importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
@@ -55,12 +69,20 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> list[str]:
     names = set(_LAZY) | _SUBMODULES | {"__version__"}
     return sorted({k for k in globals() if not k.startswith("_")} | names)
 
 
-def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=None):
+def count(
+    n: int,
+    *,
+    jobs: int | None = None,
+    method: str | None = None,
+    split_depth: int | None = None,
+    progress: bool = False,
+    fixed: _Iterable[tuple[int, int]] | None = None,
+) -> int:
     """Number of solutions of the n-queens problem (OEIS A000170).
 
     Parameters
@@ -99,7 +121,14 @@ def count(n, *, jobs=None, method=None, split_depth=None, progress=False, fixed=
     ).total
 
 
-def count_unique(n, *, jobs=None, method=None, split_depth=None, progress=False):
+def count_unique(
+    n: int,
+    *,
+    jobs: int | None = None,
+    method: str | None = None,
+    split_depth: int | None = None,
+    progress: bool = False,
+) -> "CountResult":
     """Total and fundamental solutions, with the orbit breakdown.
 
     Same parameters as :func:`count` (no fixed queens).  Returns a :class:`CountResult` whose

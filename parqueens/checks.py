@@ -2,8 +2,11 @@
 
 Each function raises ``TypeError`` (wrong type; booleans are not integers) or
 ``ValueError`` (wrong value) with a one-line message that the command line
-prints as it is (exit code 2).  Each rule is written here once: the command
-line's argument types call these same functions.  No imports beyond the
+prints (exit code 2).  A message names an argument as a caller of the library
+writes it (``method="d4"``, ``force=True``, ``split_depth``), which the
+command line says as its option
+(:func:`parqueens.cli.output.command_line_words`).  Each rule is written here
+once: the command line's argument types call these same functions.  No imports beyond the
 standard library and :mod:`parqueens.names`, so that usage errors answer
 before numba is loaded.  Which method counts a size and the checks of a
 whole count are :mod:`parqueens.methods`'.
@@ -12,10 +15,12 @@ whole count are :mod:`parqueens.methods`'.
 import numbers
 import re
 import sys
+from typing import Any
 
 from .names import (
     BACKEND_ALIASES,
     BACKENDS,
+    COLORS,
     FORMATS,
     MAX_N,
     METHODS,
@@ -28,7 +33,7 @@ from .names import (
 MAX_JOBS = 4096
 
 
-def check_int(value, name):
+def check_int(value: Any, name: str) -> int:
     """``value`` as an int; ``TypeError`` unless it is an integer (not a bool;
     NumPy integers are integers)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -75,7 +80,7 @@ def check_recheck(recheck, checkpoint):
         return None
     recheck = check_share(recheck, "recheck")
     if checkpoint is None:
-        raise ValueError("recheck compares with a checkpoint: give one (--checkpoint)")
+        raise ValueError("recheck compares with a checkpoint: give one (checkpoint=FILE)")
     return recheck
 
 
@@ -94,6 +99,32 @@ def check_backend(backend):
     if (backend is None or isinstance(backend, str)) and backend in BACKEND_ALIASES:
         return BACKEND_ALIASES[backend]
     raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+
+
+def check_color(color):
+    """``color`` as one of :data:`parqueens.names.COLORS`; ``ValueError`` else."""
+    if isinstance(color, str) and color in COLORS:
+        return color
+    raise ValueError(f"unknown color choice {color!r}; choose from {', '.join(COLORS)}")
+
+
+def read_scheduler_file(path):
+    """The scheduler address that a Dask scheduler file holds (the JSON that
+    ``dask scheduler --scheduler-file``, dask-mpi and dask-jobqueue write,
+    with its ``"address"``), checked as :func:`check_scheduler`.  Raises
+    ``OSError`` if the file cannot be read, ``ValueError`` if it is not one."""
+    import json
+
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        address = json.loads(text)["address"]
+    except (ValueError, KeyError, TypeError):
+        raise ValueError(
+            f'{path} is not a Dask scheduler file (JSON with the scheduler\'s "address", '
+            "as `dask scheduler --scheduler-file` writes it)"
+        ) from None
+    return check_scheduler(address)
 
 
 #: The protocols of Dask's addresses (its comm backends); ``inproc`` is a
@@ -166,7 +197,7 @@ def check_one_based(fmt, one_based):
     if one_based and fmt in ZERO_BASED_FORMATS:
         raise ValueError(
             f"{fmt} arrays are 0-based, as numpy indexes them: one-based numbering "
-            f"(--one-based) does not apply"
+            f"(one_based=True) does not apply"
         )
     return bool(one_based)
 
@@ -175,14 +206,14 @@ def check_labels(fmt, labels):
     """``labels`` as a bool; ``ValueError`` for a format other than svg,
     the only one that draws labels."""
     if labels and fmt != "svg":
-        raise ValueError(f"labels (--labels) are drawn in svg pictures, not in {fmt}")
+        raise ValueError(f"labels (labels=True) are drawn in svg pictures, not in {fmt}")
     return bool(labels)
 
 
 def check_destination(fmt, to_file):
     """``ValueError`` for binary output (npy) to standard output."""
     if fmt not in TEXT_FORMATS and not to_file:
-        raise ValueError(f"{fmt} output needs a file (--out FILE), not standard output")
+        raise ValueError(f"{fmt} output needs a file (path=FILE), not standard output")
 
 
 def check_jobs(jobs):
@@ -215,7 +246,7 @@ def check_unique_fixed(unique, fixed):
     """``ValueError`` if symmetry classes are asked for with fixed queens."""
     if unique and fixed:
         raise ValueError(
-            "unique (--unique) cannot be combined with fixed queens (--fixed): "
+            "unique=True cannot be combined with fixed queens: "
             "fixing a queen breaks the symmetry that defines the classes"
         )
 
@@ -233,7 +264,7 @@ def check_method_fixed(method, fixed):
         )
 
 
-def check_n(n, *, name="n", low=0, high=MAX_N):
+def check_n(n: Any, *, name: str = "n", low: int = 0, high: int | None = MAX_N) -> int:
     """Validate a board size; returns it as an int.
 
     Raises ``TypeError`` for a non-integer and ``ValueError`` outside
@@ -274,7 +305,7 @@ def parse_fixed(text):
     return out
 
 
-def check_fixed(n, fixed, one_based=False):
+def check_fixed(n: int, fixed: Any, one_based: bool = False) -> tuple[tuple[int, int], ...]:
     """Validate fixed queens for board size ``n``.
 
     ``fixed``: iterable of ``(row, col)`` pairs of ints, 0-based (counted
@@ -361,7 +392,7 @@ def _is_array(value):
     return numpy is not None and isinstance(value, numpy.ndarray)
 
 
-def check_columns(queens):
+def check_columns(queens: Any) -> Any:
     """The columns of a row of queens, not yet checked against a board.
 
     Returns a 1-D ``numpy.ndarray`` of an integer dtype as it is (an empty
@@ -383,13 +414,13 @@ def check_columns(queens):
         raise TypeError(f"queens must be a sequence of int, got {type(queens).__name__}") from None
     for c in columns:
         if isinstance(c, bool) or not isinstance(c, numbers.Integral):
-            if isinstance(c, (list, tuple, range)) or _is_array(c) and c.ndim:
+            if isinstance(c, (list, tuple, range)) or (_is_array(c) and getattr(c, "ndim", 0)):
                 raise ValueError("queens must be one-dimensional, got nested sequences")
             raise TypeError(f"queens must contain only integers, got {type(c).__name__}")
     return [int(c) for c in columns]
 
 
-def check_row(queens, n=None):
+def check_row(queens: Any, n: int | None = None) -> list[int]:
     """A row of queens on an n-board (n from its length if None), as a
     list of int: :func:`check_columns`, then ``ValueError`` unless it has
     length n and its columns lie in ``range(n)``.  It need not be a

@@ -15,16 +15,26 @@ B. Bernhardsson, "Explicit solutions to the N-queens problem for all N",
 ACM SIGART Bulletin 2(2), 7, 1991 (a survey of the explicit constructions).
 """
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from .checks import check_columns, check_n
+from .errors import NEGATIVE, ParqueensError
 
 
-class NoSolution(ValueError):
-    """The board has no solution (n = 2 or 3)."""
+class NoSolution(ParqueensError, ValueError):
+    """The board has no solution (n = 2 or 3): a parqueens error, and a
+    ``ValueError`` as it always was; a negative answer on the command line
+    (exit code 1, no ``error:``)."""
+
+    exit_code = NEGATIVE
+    failure = False
 
 
-def construct(n):
+def construct(n: int) -> npt.NDArray[np.int64]:
     """One solution of the n-queens problem, built in O(n) time.
 
     The 1-based column list is the even columns ``2, 4, ...`` followed by
@@ -87,7 +97,7 @@ def construct(n):
     return queens
 
 
-def is_solution(queens):
+def is_solution(queens: Sequence[int] | npt.NDArray[Any]) -> bool:
     """Whether ``queens`` is a solution of the n-queens problem, in O(n).
 
     Checks that the columns are a permutation of ``range(n)`` and that the

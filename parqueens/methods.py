@@ -65,16 +65,17 @@ def _check_join(n, split_depth, nodes):
     if not join_serves(n):
         raise ValueError(
             f"the join counts n = {JOIN_MIN_N}..{JOIN_MAX_N}, not n = {n}; "
-            f"use a search method (--method d4)"
+            f'use a search method (method="d4")'
         )
     if split_depth is not None:
         raise ValueError(
-            "the join has no split depth (--split-depth is for the search methods d4, "
+            "the join has no split depth (split_depth is for the search methods d4, "
             "mirror and plain)"
         )
     if nodes:
         raise ValueError(
-            "the join places no queens row by row: --nodes counts a search's nodes (--method d4)"
+            "the join places no queens row by row: nodes=True counts a search's nodes "
+            '(method="d4")'
         )
 
 

@@ -31,6 +31,15 @@ JOIN_MIN_N, JOIN_MAX_N = 4, 28
 #: worker processes, a Dask cluster (see :mod:`parqueens.run.backends`).
 BACKENDS = ("threads", "loky", "dask")
 
+#: A time measured is given to the millisecond (JSON, tables: a
+#: perf_counter's nanoseconds say nothing more of a run's time); an estimate
+#: to 3 significant digits (see :func:`parqueens.run.estimate.rounded`).
+SECONDS_DECIMALS, ESTIMATE_DIGITS = 3, 3
+
+#: When the board format is drawn in colours on standard output: on a terminal
+#: that shows them (``NO_COLOR`` unset, ...), always, or never.
+COLORS = ("auto", "always", "never")
+
 #: Other spellings accepted for :data:`BACKENDS` by the library: joblib's
 #: name, and None for the default, threads as on the command line (None
 #: meant loky, worker processes 2.7 times slower, up to parqueens 0.2).
@@ -57,7 +66,7 @@ ORBIT_SIZES = (8, 4, 2, 1)
 #: arrays, as numpy indexes them), so ``one_based`` is refused.  The first
 #: extension is the canonical one; ``leetcode`` has none of its own (.json
 #: is jsonl's: it is chosen with --format).
-FORMAT_TRAITS = {
+FORMAT_TRAITS: dict[str, dict] = {
     "perm": {"extensions": (".perm",), "text": True, "readable": True, "zero_based": False},
     "board": {"extensions": (".board",), "text": True, "readable": True, "zero_based": False},
     "matrix": {"extensions": (".matrix",), "text": True, "readable": True, "zero_based": False},

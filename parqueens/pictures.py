@@ -4,6 +4,8 @@ the terminal picture (their code lives in :mod:`parqueens.io.svg` and
 :mod:`parqueens.io.terminal_board`).
 """
 
+from collections.abc import Iterable
+
 from .checks import check_row
 from .io.board import FORMAT as BOARD
 from .io.svg import (  # noqa: F401  (public here too)
@@ -21,7 +23,7 @@ from .io.svg import (  # noqa: F401  (public here too)
 from .io.terminal_board import terminal_board, terminal_can_show  # noqa: F401
 
 
-class Board(tuple):
+class Board(tuple[int, ...]):
     """A placement that draws itself: a tuple of int, ``queens[row] = col``
     (0-based), shown as a picture in a notebook (``_repr_svg_``) and as
     ``Q``/``.`` lines by ``str``.
@@ -34,7 +36,7 @@ class Board(tuple):
     lie in ``range(n)``.
     """
 
-    def __new__(cls, queens):
+    def __new__(cls, queens: Iterable[int]) -> "Board":
         board = super().__new__(cls, check_row(queens))
         if board.problem is not None:
             import warnings
@@ -43,7 +45,7 @@ class Board(tuple):
         return board
 
     @property
-    def problem(self):
+    def problem(self) -> str | None:
         """Why this placement is not a solution (two queens attacking each
         other, named by their rows and columns), or None for a solution."""
         from .verify import why_invalid
@@ -51,16 +53,16 @@ class Board(tuple):
         return why_invalid(self)
 
     @property
-    def n(self):
+    def n(self) -> int:
         """The board size."""
         return len(self)
 
-    def svg(self, *, labels=True, one_based=False):
+    def svg(self, *, labels: bool = True, one_based: bool = False) -> str:
         """This board as an SVG document (see :func:`svg`)."""
         return svg([self], labels=labels, one_based=one_based)
 
-    def _repr_svg_(self):
+    def _repr_svg_(self) -> str:
         return self.svg()
 
-    def __str__(self):
+    def __str__(self) -> str:
         return BOARD.render(list(self))

@@ -14,7 +14,11 @@ stabiliser; for n > 1 it is 8, 4 (symmetric under a half turn only) or 2
 search kernels (canonical check at the leaves) and the public helpers.
 """
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from .checks import check_row
@@ -27,7 +31,7 @@ _map_square = njit(cache=True, nogil=True)(map_square)
 
 
 @njit(cache=True, nogil=True)
-def _image(n, queens, g, out):
+def _image(n: int, queens: Any, g: int, out: Any) -> None:
     """Write the image of the permutation ``queens`` under ``g`` into ``out``."""
     for r in range(n):
         r2, c2 = _map_square(n, g, r, queens[r])
@@ -35,7 +39,7 @@ def _image(n, queens, g, out):
 
 
 @njit(cache=True, nogil=True)
-def _first_of_image(n, g, queens, inv):
+def _first_of_image(n: int, g: int, queens: Any, inv: Any) -> Any:
     """Row-0 column of the image under ``g``, from the border queens only
     (:func:`parqueens.dihedral.map_square` solved for the image's row 0).
 
@@ -61,7 +65,7 @@ def _first_of_image(n, g, queens, inv):
 
 
 @njit(cache=True, nogil=True)
-def _image_row(n, g, queens, inv, i):
+def _image_row(n: int, g: int, queens: Any, inv: Any, i: int) -> Any:
     """Column of row ``i`` of the image under ``g`` (``inv[col] = row``):
     :func:`parqueens.dihedral.map_square` solved for the image's row ``i``,
     without building the image."""
@@ -84,7 +88,7 @@ def _image_row(n, g, queens, inv, i):
 
 
 @njit(cache=True, nogil=True)
-def canonical_stabilizer(n, queens, inv, ties_only=False):
+def canonical_stabilizer(n: int, queens: Any, inv: Any, ties_only: bool = False) -> int:
     """Size of the stabiliser of ``queens`` if it is canonical, else 0: the
     search kernels' test at the leaves (numba; ``queens`` and its inverse
     ``inv``, ``inv[col] = row``, int64 arrays of shape ``(n,)``).
@@ -119,7 +123,7 @@ def canonical_stabilizer(n, queens, inv, ties_only=False):
     return stab
 
 
-def _as_perm(queens):
+def _as_perm(queens: Sequence[int] | npt.NDArray[Any]) -> npt.NDArray[np.int64]:
     """``queens`` (a row of queens, :func:`parqueens.checks.check_row`) as
     an int64 array; ``ValueError`` unless it is a permutation of ``range(n)``."""
     q = np.array(check_row(queens), dtype=np.int64)
@@ -128,7 +132,7 @@ def _as_perm(queens):
     return q
 
 
-def transform(queens, g):
+def transform(queens: Sequence[int] | npt.NDArray[Any], g: int | str) -> tuple[int, ...]:
     """Apply symmetry ``g`` (0..7, see the module table) to a permutation.
 
     Parameters
@@ -165,7 +169,7 @@ def transform(queens, g):
     return tuple(int(c) for c in out)
 
 
-def orbit(queens):
+def orbit(queens: Sequence[int] | npt.NDArray[Any]) -> list[tuple[int, ...]]:
     """The distinct images of ``queens`` under D4, sorted lexicographically.
 
     Returns a list of tuples; its length is the orbit size (1, 2, 4 or 8).
@@ -176,7 +180,7 @@ def orbit(queens):
     return sorted({transform(q, g) for g in range(8)})
 
 
-def canonical(queens):
+def canonical(queens: Sequence[int] | npt.NDArray[Any]) -> tuple[int, ...]:
     """The canonical form: the lexicographically smallest image under D4.
 
     ``queens``: sequence of int, a permutation.  Returns a tuple of int.
@@ -185,12 +189,12 @@ def canonical(queens):
     return orbit(queens)[0]
 
 
-def orbit_size(queens):
+def orbit_size(queens: Sequence[int] | npt.NDArray[Any]) -> int:
     """Number of distinct images of ``queens`` under D4: 1, 2, 4 or 8."""
     return len(orbit(queens))
 
 
-def stabilizer(queens):
+def stabilizer(queens: Sequence[int] | npt.NDArray[Any]) -> tuple[str, ...]:
     """The symmetries that fix ``queens``, as a tuple of names."""
     q = _as_perm(queens)
     t = tuple(int(c) for c in q)

@@ -7,6 +7,12 @@ redraw overwrites it: ``n=6:   0%|...| 0.00/4.00 [00:00<?, ?sol/s]1`` and
 then `` 3 5 0 2 4``.  :func:`above_bars` clears the bars before results are
 written and draws them again below, only in that case: to a pipe, a file or
 another terminal, stdout gets the same bytes and stderr no redraws.
+
+A terminal that does not say its size (0 x 0: ``script``, ``docker exec
+-t``, some CI runners) would get bars of no width, each a blank line, inside
+a table's Markdown too: :func:`size_unknown` tells it, and the bars there
+are drawn 80 columns wide (:func:`bar_width`) when shown at all (the command
+line shows none there unless asked).
 """
 
 import os
@@ -25,6 +31,28 @@ def same_terminal(a, b):
         )
     except (AttributeError, OSError, ValueError):  # no file behind it, or closed
         return False
+
+
+#: The size assumed for a terminal that does not say its own (tqdm would
+#: draw bars of no width, and hide those below its 0 rows).
+DEFAULT_COLUMNS, DEFAULT_ROWS = 80, 24
+
+
+def size_unknown(stream):
+    """Whether ``stream`` is a terminal that reports a size of 0 columns."""
+    try:
+        return stream.isatty() and os.get_terminal_size(stream.fileno()).columns == 0
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def bar_width(stream):
+    """tqdm's size arguments for a bar on ``stream``: its own (the
+    terminal's width, followed as it changes), or :data:`DEFAULT_COLUMNS`
+    and :data:`DEFAULT_ROWS` on a terminal of unknown size."""
+    if size_unknown(stream):
+        return {"ncols": DEFAULT_COLUMNS, "nrows": DEFAULT_ROWS, "dynamic_ncols": False}
+    return {"dynamic_ncols": True}
 
 
 @contextmanager

@@ -17,9 +17,12 @@ per row while sorting, about one to two times a ``.npy`` file's size.
 """
 
 import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .io.npy import npy_dtype
 from .search import small
@@ -54,18 +57,18 @@ class VerifyReport:
         not in canonical form"`` (I counted from 1).
     """
 
-    n: int = None
+    n: int | None = None
     count: int = 0
     invalid: int = 0
     duplicates: int = 0
     not_canonical: int = 0
     distinct: int = 0
-    first_problem: str = None
+    first_problem: str | None = None
     unique: bool = False
     empty_lines: int = 0
-    expected: int = None
+    expected: int | None = None
 
-    def note_empty_lines(self, lines, more=0):
+    def note_empty_lines(self, lines: Sequence[int], more: int = 0) -> None:
         """Record the empty lines a reader skipped among solutions of n > 0
         columns (``lines``: the first line numbers, ``more``: how many
         beyond): a line blanked out would otherwise pass as one solution
@@ -76,22 +79,23 @@ class VerifyReport:
                 f"line {lines[0]} is empty (not a solution of n = {self.n})"
             )
 
-    def compare(self, expected):
+    def compare(self, expected: int) -> None:
         """Record the number the list should hold (``--complete``: all the
         solutions, or all the classes with ``unique``)."""
         self.expected = expected
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         """All well: no invalid, duplicate, non-canonical (with ``unique``)
         row or empty line, and with :meth:`compare` exactly the expected
         number of distinct rows."""
         clean = not (self.invalid or self.duplicates or self.not_canonical or self.empty_lines)
         return clean and (self.expected is None or self.distinct == self.expected)
 
-    def as_dict(self, file):
-        """The report as a JSON-ready dict, naming the list ``file``."""
-        d = {
+    def as_dict(self, file: str | None = None) -> dict[str, Any]:
+        """The report as a JSON-ready dict (what ``verify --json`` prints),
+        naming the list ``file`` (None: unnamed)."""
+        d: dict[str, Any] = {
             "file": file,
             "n": self.n,
             "solutions": self.count,
@@ -106,7 +110,7 @@ class VerifyReport:
             d["distinct"] = self.distinct
         return d | {"ok": self.ok, "first_problem": self.first_problem or None}
 
-    def summary(self, file):
+    def summary(self, file: str) -> str:
         """The report in one line, e.g. ``s8.perm: 92 solutions of n = 8,
         all valid, no duplicates, complete: all 92 solutions``."""
         k = self.count
@@ -134,7 +138,14 @@ class VerifyReport:
         return ", ".join(parts)
 
 
-def _scan_direct(block, prev, has_prev, unique, valid, canon):
+def _scan_direct(
+    block: np.ndarray,
+    prev: np.ndarray,
+    has_prev: bool,
+    unique: bool,
+    valid: np.ndarray,
+    canon: np.ndarray,
+) -> bool:
     """:func:`parqueens.search.kernels.scan_solutions` in Python, for a small list."""
     increasing = True
     before = prev.tolist() if has_prev else None
@@ -153,9 +164,10 @@ def _scan_direct(block, prev, has_prev, unique, valid, canon):
     return increasing
 
 
-def _repeats_direct(rows, valid):
+def _repeats_direct(rows: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """``repeat[i]``: valid row ``i`` equals an earlier valid row (a set)."""
-    seen, repeat = set(), np.zeros(len(valid), np.bool_)
+    seen: set[tuple[int, ...]] = set()
+    repeat = np.zeros(len(valid), np.bool_)
     for i in np.flatnonzero(valid).tolist():
         key = tuple(rows[i].tolist())
         repeat[i] = key in seen
@@ -163,7 +175,12 @@ def _repeats_direct(rows, valid):
     return repeat
 
 
-def why_invalid(queens, n=None, one_based=False, bad_row=None):
+def why_invalid(
+    queens: Sequence[int],
+    n: int | None = None,
+    one_based: bool = False,
+    bad_row: tuple[int, int | list[int]] | None = None,
+) -> str | None:
     """Why ``queens`` (sequence of int, ``queens[row] = col``) is not a
     valid placement: the first two queens, row by row, that attack each
     other, or a column off the board; None if it is valid.
@@ -181,10 +198,10 @@ def why_invalid(queens, n=None, one_based=False, bad_row=None):
             return f"the queen of row {r + off} is off the board (column {found + off})"
         if not found:
             return f"row {r + off} has no queen"
-        cols = [str(c + off) for c in found]
-        cols = ", ".join(cols[:-1]) + " and " + cols[-1]
+        shown = [str(c + off) for c in found]
+        cols = ", ".join(shown[:-1]) + " and " + shown[-1]
         return f"row {r + off} has {len(found)} queens (columns {cols})"
-    seen = {}
+    seen: dict[tuple[int, int], int] = {}
     for r, c in enumerate(queens):
         if not 0 <= c < n:
             return f"the queen of row {r + off} is off the board (column {c + off})"
@@ -202,7 +219,15 @@ def why_invalid(queens, n=None, one_based=False, bad_row=None):
     return None
 
 
-def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_based=False):
+def check_blocks(
+    blocks: Iterable[npt.ArrayLike],
+    n: int | None = None,
+    unique: bool = False,
+    rows: npt.ArrayLike | None = None,
+    *,
+    bad_rows: dict[int, tuple[int, int | list[int]]] | None = None,
+    one_based: bool = False,
+) -> VerifyReport:
     """Check a list of solutions given as blocks.
 
     Parameters
@@ -236,43 +261,59 @@ def check_blocks(blocks, n=None, unique=False, rows=None, *, bad_rows=None, one_
         If the blocks' widths differ.
     """
     report = VerifyReport(n=n, unique=bool(unique))
-    blocks = iter(blocks)
-    head = list(itertools.islice(blocks, 2))
-    direct = len(head) == 1 and len(head[0]) <= DIRECT_ROWS
+    rest = iter(blocks)
+    head = list(itertools.islice(rest, 2))
+    direct = len(head) == 1 and len(np.asarray(head[0])) <= DIRECT_ROWS
+    scan: Callable[..., bool]
+    find_repeats: Callable[[np.ndarray, np.ndarray], np.ndarray]
     if direct:
         scan, find_repeats = _scan_direct, _repeats_direct
     else:
         from .search.kernels import scan_solutions as scan
 
         find_repeats = _find_repeats
-    blocks = itertools.chain(head, blocks)
     valid, canon, kept, first, increasing = _scan_blocks(
-        blocks, report, unique, scan, keep=rows is None
+        itertools.chain(head, rest), report, unique, scan, keep=rows is None
     )
-    if not report.count:
+    if valid is None or canon is None:  # no rows
         return report
     repeat = np.zeros(1, np.bool_)  # a strictly increasing list has no duplicates
     if not increasing:
         # Duplicates: valid rows only, each against the earlier ones.
-        rows = np.asarray(rows) if rows is not None else np.concatenate(kept)
+        every = np.asarray(rows) if rows is not None else np.concatenate(kept)
         del kept
-        repeat = find_repeats(rows, valid)
+        repeat = find_repeats(every, valid)
         odd = valid & ~repeat & ~canon
         first.pop("odd", None)
         for problem, mask in (("duplicate", repeat), ("odd", odd)):
             if mask.any():
                 i = int(np.flatnonzero(mask)[0])
-                first[problem] = (i, np.asarray(rows[i]).tolist())
+                first[problem] = (i, np.asarray(every[i]).tolist())
     report.invalid = report.count - int(np.count_nonzero(valid))
     report.duplicates = int(np.count_nonzero(repeat))
     report.not_canonical = int(np.count_nonzero(valid & ~repeat & ~canon)) if unique else 0
     report.distinct = report.count - report.invalid - report.duplicates - report.not_canonical
-    if first:
+    if first and report.n is not None:
         report.first_problem = _first_problem(first, report.n, one_based, bad_rows)
     return report
 
 
-def _scan_blocks(blocks, report, unique, scan, keep):
+_Scan = tuple[
+    np.ndarray | None,
+    np.ndarray | None,
+    list[np.ndarray],
+    dict[str, tuple[int, list[int]]],
+    bool,
+]
+
+
+def _scan_blocks(
+    blocks: Iterable[npt.ArrayLike],
+    report: VerifyReport,
+    unique: bool,
+    scan: Callable[..., bool],
+    keep: bool,
+) -> _Scan:
     """One pass over the blocks with ``scan`` (the kernel, or its Python
     twin for a short list), counting the rows and setting the board size in
     ``report``.  Returns ``(valid, canon, kept, first, increasing)``: per
@@ -283,11 +324,16 @@ def _scan_blocks(blocks, report, unique, scan, keep):
     ``"invalid"`` and the first valid one not canonical (``"odd"``); and
     whether the rows are strictly increasing.  Raises ``ValueError`` if the
     blocks' widths differ."""
-    kept, valid_parts, canon_parts = [], [], []
-    first = {}  # problem -> (index, row) of its first row seen in the scan
-    prev, increasing = None, True
-    for block in blocks:
-        block = np.asarray(block)
+    kept: list[np.ndarray] = []
+    valid_parts: list[np.ndarray] = []
+    canon_parts: list[np.ndarray] = []
+    first: dict[
+        str, tuple[int, list[int]]
+    ] = {}  # problem -> (index, row) of its first row seen in the scan
+    prev: np.ndarray | None = None
+    increasing = True
+    for part in blocks:
+        block = np.asarray(part)
         if report.n is None:
             report.n = block.shape[1]
         if block.shape[1] != report.n:
@@ -317,7 +363,12 @@ def _scan_blocks(blocks, report, unique, scan, keep):
     return valid, canon, kept, first, increasing
 
 
-def _first_problem(first, n, one_based, bad_rows):
+def _first_problem(
+    first: dict[str, tuple[int, list[int]]],
+    n: int,
+    one_based: bool,
+    bad_rows: dict[int, tuple[int, int | list[int]]] | None,
+) -> str:
     """The sentence of :attr:`VerifyReport.first_problem` for the earliest
     row of ``first`` (``{problem: (index, row)}``, problems ``"invalid"``,
     ``"duplicate"``, ``"odd"``: not canonical)."""
@@ -337,10 +388,13 @@ def _first_problem(first, n, one_based, bad_rows):
     return text
 
 
-def _find_repeats(rows, valid):
+def _find_repeats(rows: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """``repeat[i]``: valid row ``i`` equals an earlier valid row."""
     from .search.kernels import repeated_rows, row_hashes
 
     hashes = row_hashes(rows)
     where = np.flatnonzero(valid)
-    return repeated_rows(rows, hashes, where[np.argsort(hashes[where], kind="stable")])
+    repeat: np.ndarray = repeated_rows(
+        rows, hashes, where[np.argsort(hashes[where], kind="stable")]
+    )
+    return repeat

@@ -39,9 +39,9 @@ from naive import A000170, A002562  # noqa: E402
 
 @pytest.fixture(scope="module", autouse=True)
 def unreachable_run():
-    """`--scheduler tcp://127.0.0.1:1` (nothing listens there) waits for the
-    connection timeout: started first, so that the wait overlaps the other
-    tests; checked by test_unreachable_scheduler."""
+    """`--scheduler tcp://127.0.0.1:1` (nothing listens there): refused at
+    once; started first all the same (it used to wait for the connection
+    timeout); checked by test_unreachable_scheduler."""
     start = time.monotonic()
     p = popen_cli(["count", 10, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--quiet"])
     done = {}
@@ -86,6 +86,30 @@ def test_cli_count_on_cluster(cli, address, n):
     r = cli("count", n, *_dask_args(address))
     assert r.returncode == 0, r.stderr
     assert r.stdout == f"{A000170[n]}\n"
+
+
+def test_the_scheduler_as_hpc_tools_give_it(cli, address, tmp_path):
+    # a scheduler file (dask scheduler --scheduler-file, dask-mpi, dask-jobqueue),
+    # and the dashboard's address: said first, and in --json
+    (tmp_path / "s.json").write_text(json.dumps({"type": "Scheduler", "address": address}))
+    r = cli("count", 8, "--backend", "dask", "--scheduler-file", tmp_path / "s.json", "--json")
+    link = json.loads(r.stdout)["dashboard"]
+    assert r.returncode == 0 and json.loads(r.stdout)["total"] == A000170[8]
+    assert re.fullmatch(r"http://[\w.]+:\d+/status", link), link
+    assert r.stderr == f"parqueens: the Dask dashboard: {link}\n"
+    (tmp_path / "bad.json").write_text("{}")
+    r = cli("count", 8, "--backend", "dask", "--scheduler-file", tmp_path / "bad.json")
+    assert r.returncode == 2 and "is not a Dask scheduler file" in r.stderr
+    # Dask's configured address (DASK_SCHEDULER_ADDRESS), as Client() takes it; said
+    import dask
+
+    with dask.config.set({"scheduler-address": address}):
+        r = cli("count", 8, "--backend", "dask")
+    assert (r.returncode, r.stdout) == (0, f"{A000170[8]}\n")
+    assert r.stderr == (
+        f"parqueens: the Dask scheduler {address} (Dask's configured scheduler-address)\n"
+        f"parqueens: the Dask dashboard: {link}\n"
+    )
 
 
 def test_cli_count_unique_on_cluster(cli, address):
@@ -187,9 +211,7 @@ def test_library_own_local_cluster_unreachable_raises():
 def test_scheduler_needs_dask_backend(cli, command):
     r = cli(*command, "--scheduler", "tcp://127.0.0.1:8786")
     assert_one_line_error(r)
-    assert r.stderr == (
-        "parqueens: error: a scheduler (--scheduler) needs the dask backend (--backend dask)\n"
-    )
+    assert r.stderr == ("parqueens: error: a scheduler needs the dask backend (--backend dask)\n")
 
 
 def test_unreachable_scheduler(unreachable_run):
@@ -200,6 +222,9 @@ def test_unreachable_scheduler(unreachable_run):
     r = subprocess.CompletedProcess(p.args, p.returncode, out, err)
     assert_one_line_error(r, code=3)  # the cluster is not there: as when it is lost mid-run
     assert "127.0.0.1:1" in err
+    assert (
+        "connection refused: nothing listens at 127.0.0.1:1" in err
+    )  # said at once, not "Timed out"
     assert done["seconds"] < 20
 
 
@@ -283,7 +308,9 @@ def test_scheduler_without_workers(cli, monkeypatch):
         address = cluster.scheduler_address
         r = cli("count", 10, "--backend", "dask", "--scheduler", address)
     assert r.returncode == 3 and r.stdout == ""
-    assert r.stderr.splitlines() == [  # the note (not with --quiet), the error
+    dashboard, *lines = r.stderr.splitlines()
+    assert dashboard.startswith("parqueens: the Dask dashboard: http://")
+    assert lines == [  # the note (not with --quiet), the error
         f"parqueens: the Dask scheduler {address} has no worker: waiting up to 0.5 s for one "
         "to join",
         f"parqueens: error: the Dask scheduler {address} has no worker, and none joined "
@@ -339,7 +366,10 @@ def test_every_worker_gone_mid_run(cli, tmp_path, monkeypatch):
     left = status["units_total"] - status["units_done"]
     assert status["units_done"] >= 1 and f"; {left} units unfinished (d4/17/" in last
     command = " ".join(map(str, [*argv, "--checkpoint", ck]))
-    assert last.endswith(f"kept in {ck}: run `parqueens {command}` again to resume")
+    assert last.endswith(
+        f"kept in {ck}: run `parqueens {command}` again to resume, or without --backend dask "
+        "to go on on this machine alone"
+    )
 
 
 def test_watch_reports_what_lasts():
@@ -384,12 +414,12 @@ def test_address_that_is_not_a_scheduler(cli):
     server.bind(("127.0.0.1", 0))
     server.listen()
 
-    def greet():
+    def greet():  # every connection, as a real service (parqueens first sees if one is taken)
         try:
-            conn, _ = server.accept()
-            conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n" * 64)
-            time.sleep(2)
-            conn.close()
+            while True:
+                conn, _ = server.accept()
+                conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n" * 64)
+                threading.Timer(2, conn.close).start()
         except OSError:
             pass
 

@@ -183,3 +183,83 @@ def test_the_old_names_are_the_modules_themselves():
     assert parqueens.status is parqueens.run.status
     assert parqueens.listing is parqueens.run.listing
     assert parqueens.burnside is burnside
+
+
+# -------- each command's --help against docs/cli.md
+
+
+def _help(parser):
+    return " ".join(parser.format_help().split())
+
+
+def _commands_of(text):
+    """The commands of the ```sh blocks of a text, without their comments,
+    spaces normalised."""
+    commands = set()
+    for block in re.findall(r"^```sh\n(.*?)^```", text, flags=re.M | re.S):
+        for line in block.splitlines():
+            for part in line.split("#", 1)[0].split("&&"):
+                if part.strip():
+                    commands.add(" ".join(part.split()))
+    return commands
+
+
+@pytest.mark.parametrize("command", sorted(_commands()))
+def test_help_has_examples_the_reference_shows(command, cli_sections):
+    text = _commands()[command].format_help()
+    assert "\nexamples:\n" in text, f"{command} --help has no examples"
+    shown = _commands_of(cli_sections.get(command, "") + (ROOT / "README.md").read_text())
+    examples = text.split("\nexamples:\n", 1)[1].split("\n\n")[0].splitlines()
+    for line in examples:
+        for part in line.split("#", 1)[0].split("&&"):
+            if "COMMAND" not in part:
+                assert " ".join(part.split()) in shown, f"{command} --help: {part.strip()}"
+
+
+# (a claim a help text or a row of docs/cli.md may make, the words that make it)
+CLAIMS = [
+    ("a progress bar", re.compile(r"progress bar")),
+    ("the free-space check", re.compile(r"free-space check")),
+    ("the orbit breakdown", re.compile(r"orbit breakdown")),
+    ("the fixed squares", re.compile(r"fixed`? squares")),
+]
+
+
+def _doc_rows(section):
+    """``{option: meaning}`` of a section's option table."""
+    rows = {}
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            cells = re.split(r"(?<!\\)\|", line)
+            for span in re.findall(r"`([^`]+)`", cells[1]):
+                rows[span.partition(" ")[0]] = cells[2]
+    return rows
+
+
+@pytest.mark.parametrize("command", sorted(set(_commands()) - {"parqueens"}))
+def test_help_texts_claim_what_the_reference_claims(command, cli_sections):
+    # an option's help and its row in docs/cli.md make the same claims
+    parser = _commands()[command]
+    rows = _doc_rows(cli_sections[command])
+    for action in parser._actions:
+        if not action.option_strings or action.help is None or action.dest == "help":
+            continue
+        row = rows[action.option_strings[-1]]
+        for claim, words in CLAIMS:
+            in_help, in_doc = bool(words.search(action.help)), bool(words.search(row))
+            assert in_help == in_doc, f"{command} {action.option_strings[-1]}: {claim}"
+
+
+def test_help_says_what_each_command_does(cli_sections):
+    for command, parser in _commands().items():
+        assert parser.description, f"{command} --help has no description"
+    construct = _commands()["construct"]
+    assert "n >= 4" not in construct.format_help() and "any n >= 0" in cli_sections["construct"]
+
+
+def test_the_commands_in_one_column():
+    lines = build_parser().format_help().splitlines()
+    start = lines.index("  COMMAND") + 1
+    rows = lines[start : start + len(_commands()) - 1]
+    columns = {len(r) - len(r[4:].lstrip().split(" ", 1)[1].lstrip()) for r in rows}
+    assert len(rows) == 7 and len(columns) == 1, rows

@@ -156,3 +156,34 @@ def test_above_bars_is_nothing_off_a_terminal(capfd):
         with above_bars():
             print("1 3 0 2")
         assert capfd.readouterr() == ("1 3 0 2\n", "")
+
+
+class _Tty:
+    """A terminal stream (its size from os.get_terminal_size, patched)."""
+
+    def isatty(self):
+        return True
+
+    def fileno(self):
+        return 2
+
+
+def test_a_terminal_of_unknown_size(monkeypatch):
+    # 0 x 0 (script, docker exec -t): no bars by default, and bars of a
+    # known size when asked for, instead of blank lines
+    import argparse
+
+    from parqueens import terminal
+    from parqueens.cli.output import show_progress
+
+    size = [os.terminal_size((0, 0))]
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd: size[0])
+    monkeypatch.setattr(sys, "stderr", _Tty())
+    quiet, asked = argparse.Namespace(quiet=False), argparse.Namespace(progress=True)
+    assert terminal.size_unknown(sys.stderr)
+    assert terminal.bar_width(sys.stderr) == {"ncols": 80, "nrows": 24, "dynamic_ncols": False}
+    assert not show_progress(quiet) and show_progress(asked)
+    size[0] = os.terminal_size((120, 40))
+    assert not terminal.size_unknown(sys.stderr)
+    assert terminal.bar_width(sys.stderr) == {"dynamic_ncols": True}
+    assert show_progress(quiet)

@@ -124,3 +124,19 @@ def test_perm_in_bulk_reads_as_line_by_line(tmp_path, spoil, monkeypatch):
         one.write_text("\n".join(" ".join(str(c + 1) for c in q) for q in ALL10[:9].tolist()))
         slow, fast = _read_both(one, one_based=True)
         assert slow == fast and slow[1] == 10
+
+
+def test_the_report_as_a_dict_without_a_file_name():
+    # docs/library.md shows check_blocks(...).as_dict(), what verify --json prints
+    report = check_blocks([np.array([[1, 3, 0, 2], [1, 3, 0, 2]])])
+    assert report.as_dict() == {
+        "file": None,
+        "n": 4,
+        "solutions": 2,
+        "invalid": 0,
+        "duplicates": 1,
+        "empty_lines": 0,
+        "ok": False,
+        "first_problem": "solution 2 [1, 3, 0, 2] is a duplicate",
+    }
+    assert report.as_dict("s.perm")["file"] == "s.perm"

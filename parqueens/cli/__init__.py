@@ -36,12 +36,23 @@ def main(argv=None):
                 "ignore", message=r".*tasks which were still being processed", category=UserWarning
             )
             warnings.showwarning = show_warning
+            if not (sys.argv[1:] if argv is None else argv):
+                from .parser import no_command
+
+                raise UsageError(no_command(parser))
             args, extra = parser.parse_known_args(argv)
+            if args.command is None:  # options only (`parqueens -q`): argparse's own words
+                parser.error("the following arguments are required: COMMAND")
             if extra:  # named with its command, as the other usage errors
                 raise UsageError(f"{args.command}: unrecognized arguments: {' '.join(extra)}")
             return _run(args)
     except BaseException as exc:  # noqa: BLE001  (every end, mapped in one place)
         if isinstance(exc, SystemExit):
+            if exc.code in (0, None):  # --help, --version: said only once it is written
+                try:
+                    sys.stdout.flush()
+                except BaseException as failed:  # noqa: BLE001  (a full disk, a closed pipe)
+                    return report(failed, args)
             raise
         return report(exc, args)
 
@@ -71,7 +82,8 @@ def _check_jobs(args):
     when --jobs asks for more than the cores (the library runs no more)."""
     jobs = getattr(args, "jobs", None)
     backend = getattr(args, "backend", "threads")
-    if jobs is None or jobs == 1 or (backend == "dask" and args.scheduler is not None):
+    remote = getattr(args, "scheduler", None) or getattr(args, "scheduler_file", None)
+    if jobs is None or jobs == 1 or (backend == "dask" and remote):
         return
     from ..run.backends import plan_jobs
 

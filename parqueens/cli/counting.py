@@ -14,9 +14,9 @@ import sys
 
 from .. import checks
 from ..names import TABLE_EXTENSIONS
-from ..terminal import above_bars
+from ..terminal import above_bars, bar_width
 from .errors import Declined, UsageError
-from .options import add_run_options, board_range, board_size
+from .options import add_run_options, board_range, board_size, examples
 from .output import format_seconds, note, range_text, say, show_progress
 
 
@@ -28,9 +28,19 @@ def add_parsers(sub):
         description="Count the solutions of the n-queens problem (OEIS "
         "A000170); with --unique also the fundamental ones "
         "(OEIS A002562).",
+        epilog=examples(
+            "parqueens count 16                     # 14772512",
+            "parqueens count 16 --unique            # total, fundamental, orbit breakdown",
+            "parqueens count 12 --json              # one JSON object",
+            "parqueens count 8 --fixed 0:0          # only solutions with a queen on row 0, "
+            "column 0: 4",
+            "parqueens count 20 --estimate          # only an estimate of the running time",
+            "parqueens count 19 --checkpoint c19.db # resumable: run the same command again "
+            "after an interruption",
+        ),
     )
     p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
-    add_run_options(p)
+    add_run_options(p, unique="the fundamental solutions and the orbit breakdown")
     p.add_argument(
         "--json",
         action="store_true",
@@ -58,6 +68,11 @@ def add_parsers(sub):
         "table",
         help="count a range of board sizes into a table",
         description="One row per n: n, total, fundamental (with --unique), method, units, seconds.",
+        epilog=examples(
+            "parqueens table 1-16 --unique --out counts.csv",
+            "parqueens table 4,6,8-12                           # Markdown on stdout, row by row",
+            "parqueens table 1-19 --checkpoint t.db --out t.md  # resumable",
+        ),
     )
     p.add_argument(
         "range", type=board_range, metavar="RANGE", help="board sizes, e.g. 1-18, 8 or 4,6,8-12"
@@ -166,7 +181,15 @@ def _backend(args):
     def lost(address):
         note(args, f"the Dask worker {address} left the cluster; its units run again")
 
-    return open_backend(args.backend, args.jobs, args.scheduler, on_lost=lost)
+    args.dashboard = []  # the Dask dashboard's address, for --json
+    return open_backend(
+        args.backend,
+        args.jobs,
+        args.scheduler,
+        on_lost=lost,
+        scheduler_file=args.scheduler_file,
+        dashboard=args.dashboard,
+    )
 
 
 def estimate_text(plan):
@@ -200,7 +223,9 @@ def estimate_text(plan):
 def print_estimate(args, plan):
     """--estimate: the plan's estimate on stdout (one JSON object with --json)."""
     if getattr(args, "json", False):
-        e = plan.estimate()
+        from ..run.estimate import rounded
+
+        e = {k: rounded(v) for k, v in plan.estimate().items()}
         keys = ("jobs", "method", "units", "nodes")
         sampled = ("low", "high", "core_seconds", "samples", "asked_jobs", "asked_seconds")
         print(
@@ -308,7 +333,9 @@ def _print_count(args, result):
         say(message)
         code = 1 if ok is False else 0
     if args.json:
-        print(json.dumps(result.as_dict() | ({"conflict": conflict} if conflict else {})))
+        more = {"conflict": conflict} if conflict else {}
+        more |= {"dashboard": args.dashboard[0]} if getattr(args, "dashboard", None) else {}
+        print(json.dumps(result.as_dict() | more))
     elif args.unique:
         print(f"total {result.total}")
         print(f"fundamental {result.fundamental}")
@@ -380,7 +407,9 @@ def cmd_table(args):
 def _table_rows(args, plans):
     """Run the plans, a row each, streamed as Markdown on stdout unless the
     table goes to a file or JSON; a bar over the sizes, weighted by their
-    estimated work (n = 17 is 80 % of table 10-17), above each size's bar."""
+    estimated work (n = 17 is 80 % of table 10-17), moving as each size's
+    units finish (by their shares of its work), above each size's bar, and
+    ending at exactly 100 %."""
     from tqdm import tqdm
 
     from ..io.table import TABLE_FORMATS
@@ -396,21 +425,37 @@ def _table_rows(args, plans):
         file=sys.stderr,
         desc="table",
         position=0,
-        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]",
+        **bar_width(sys.stderr),
+        bar_format="{desc}: {percentage:3.0f}% of the work|{bar}| [{elapsed}<{remaining}{postfix}]",
     )
+    done = 0.0  # the work of the sizes finished, as shares of the table's
+    at = [0.0]  # where the bar is (a disabled tqdm keeps no count)
+
+    def moved(to):  # the bar forward to the share ``to`` of the table's work
+        if to > at[0]:
+            outer.update(to - at[0])
+            at[0] = to
+
     streamed = not args.out and not args.json  # Markdown, row by row
     rows = args.table_done = []  # for the line of an interrupt (cli.errors)
     try:
         if streamed:
             with above_bars():  # not into the bar's line on a terminal
                 print(TABLE_FORMATS["md"].header(args.unique), flush=True)
-        for plan in plans:
+        for k, plan in enumerate(plans):
             outer.set_postfix_str(f"n={plan.n}")
-            r = run_plan(plan, progress=show, recheck=args.recheck)
+            w = weights[plan.n]
+            r = run_plan(
+                plan,
+                progress=show,
+                recheck=args.recheck,
+                on_work=(lambda share, base=done, w=w: moved(min(1.0, base + w * share))),
+            )
             rows.append(r)
             if r.resumed:
                 note(args, f"n = {r.n}: {resumed_text(args, r)}")
-            outer.update(min(weights[plan.n], 1.0 - outer.n))
+            done = 1.0 if k == len(plans) - 1 else min(1.0, done + w)  # exactly 100 % at the end
+            moved(done)
             if streamed:
                 with above_bars():
                     print(TABLE_FORMATS["md"].row(r, args.unique), flush=True)

@@ -45,7 +45,7 @@ def report(exc, args):
     from ..run.backends import Terminated, WorkerDied
 
     if isinstance(exc, WorkerDied):
-        say(f"error: {exc}; {_kept(args)}")
+        say(f"error: {exc}; {_kept(args, exc)}")
         return exc.exit_code
     if isinstance(exc, ParqueensError):
         say(f"error: {exc}" if exc.failure else str(exc))
@@ -88,9 +88,17 @@ def _os_error(exc):
     return f"{where}{msg}"
 
 
-def _kept(args):
-    """What became of the finished units of a run whose worker died."""
+def _kept(args, exc):
+    """What became of the finished units of a run whose worker died (or
+    whose Dask cluster was lost: the checkpoint resumes without it too)."""
+    from ..run.backends import ClusterLost
+
     checkpoint = getattr(args, "checkpoint", None)
+    if checkpoint and isinstance(exc, ClusterLost):
+        return (
+            f"finished units are kept in {checkpoint}: {resume_hint()}, or without "
+            "--backend dask to go on on this machine alone"
+        )
     if checkpoint:
         return f"finished units are kept in {checkpoint}: {resume_hint()}"
     return "finished units are lost (use --checkpoint FILE to keep them)"

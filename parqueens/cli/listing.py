@@ -7,7 +7,7 @@ import sys
 from .. import checks
 from ..io.paths import extension_formats, is_stdio
 from ..names import FORMATS
-from ..terminal import above_bars
+from ..terminal import above_bars, bar_width
 from .errors import UsageError
 from .options import (
     add_fixed,
@@ -16,6 +16,7 @@ from .options import (
     add_progress,
     add_quiet,
     board_size,
+    examples,
     positive_int,
 )
 from .output import note, say, show_progress
@@ -29,6 +30,13 @@ def add_parsers(sub):
         description="List every solution (with --unique one canonical form "
         "per symmetry class) in lexicographic order, the same "
         "whatever --jobs is.",
+        epilog=examples(
+            "parqueens solutions 8                              # 92 lines: 0 4 7 5 2 6 1 3 ...",
+            "parqueens solutions 8 --unique --format board      # the 12 canonical forms as boards",
+            "parqueens solutions 16 --format npy --out s16.npy  # 14772512 x 16 uint8, "
+            "written as it goes",
+            "parqueens solutions 12 --fixed 0:0 --limit 5",
+        ),
     )
     p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
     p.add_argument(
@@ -50,6 +58,7 @@ def add_parsers(sub):
         "backtracking.  For some large n this takes long (the "
         "first solution lies deep in the tree): `parqueens "
         "construct N` gives a solution for any n at once.",
+        epilog=examples("parqueens first 8  # 0 4 7 5 2 6 1 3"),
     )
     p.add_argument("n", type=board_size, metavar="N", help="board size, 0..64")
     add_fixed(p, "the first solution containing these queens")
@@ -60,12 +69,13 @@ def add_parsers(sub):
     p = sub.add_parser(
         "construct",
         help="a solution for any n, at once (explicit formula)",
-        description="Print a solution for any n >= 4 (and n = 1) in O(n) "
-        "time, by the construction of Hoffman, Loessi & Moore "
+        description="Print a solution for any n but 2 and 3, which have none (n = 0: the "
+        "empty placement), in O(n) time, by the construction of Hoffman, Loessi & Moore "
         "(1969); checked before it is printed.",
+        epilog=examples("parqueens construct 1000000 --out big.npy  # a solution of n = 1,000,000"),
     )
-    p.add_argument("n", type=board_size, metavar="N", help="board size, any n >= 4")
-    add_output(p, FORMATS, "perm")
+    p.add_argument("n", type=board_size, metavar="N", help="board size, any n >= 0")
+    add_output(p, FORMATS, "perm", fixed=False)
     add_quiet(p)
     p.set_defaults(func=cmd_construct)
 
@@ -103,6 +113,7 @@ def _writer(args, n, fmt, expected, estimated=False, reserve=0):
         estimated=estimated,
         reserve=reserve,
         labels=args.labels,
+        color=args.color,
     )
 
 
@@ -112,8 +123,6 @@ def cmd_solutions(args):
     checks.check_unique_fixed(args.unique, fixed)
     from ..run.listing import iter_blocks, planned_count, spill_bytes
 
-    if checks.fixed_conflict(fixed):
-        note(args, f"no solution for n = {args.n}: {checks.fixed_conflict(fixed, args.one_based)}")
     to_file = not is_stdio(args.out)
     expected, exact = None, False
 
@@ -135,12 +144,20 @@ def cmd_solutions(args):
         )
     reserve = spill(expected) if expected is not None else 0
     with _writer(args, args.n, fmt, expected, estimated=not exact, reserve=reserve) as w:
+        if checks.fixed_conflict(fixed):  # after the writer, whose refusal must come alone
+            conflict = checks.fixed_conflict(fixed, args.one_based)
+            note(args, f"no solution for n = {args.n}: {conflict}")
         bar = None  # after the writer, whose refusal must come alone
         if show_progress(args):
             from tqdm import tqdm  # only here: 0.02 s of start-up
 
             bar = tqdm(
-                total=expected, file=sys.stderr, unit="sol", unit_scale=True, desc=f"n={args.n}"
+                total=expected,
+                file=sys.stderr,
+                unit="sol",
+                unit_scale=True,
+                desc=f"n={args.n}",
+                **bar_width(sys.stderr),
             )
         try:
             for block in iter_blocks(
@@ -198,14 +215,10 @@ def cmd_first(args):
 
 def cmd_construct(args):
     fmt = _output_format(args)
-    from ..construction import NoSolution, construct
+    from ..construction import construct
 
     _check_construct_memory(args.n, fmt, not is_stdio(args.out))
-    try:
-        queens = construct(args.n)
-    except NoSolution as exc:  # as `first` says it: a negative answer, exit 1
-        say(str(exc))
-        return 1
+    queens = construct(args.n)  # NoSolution: a negative answer, as `first` says it (exit 1)
     with _writer(args, args.n, fmt, 1) as w:
         w.write_many(queens.reshape(1, -1))
     return 0

@@ -11,7 +11,7 @@ import argparse
 import re
 
 from .. import checks
-from ..names import BACKENDS, METHODS
+from ..names import BACKENDS, COLORS, METHODS
 
 # ---------------------------------------------------------------- arg types
 # Each type parses the text and hands the value to the library's own check
@@ -78,22 +78,33 @@ class _Extend(argparse.Action):
 # ---------------------------------------------------------------- parser
 
 
-def add_quiet(p, group=None):
+def examples(*lines):
+    """A help's epilog of examples: the lines as they are, under
+    ``examples:`` (docs/cli.md shows each of them, tests/test_docs.py holds
+    them alike)."""
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def add_quiet(p, group=None, bar=False):
+    """-q/--quiet: no notes (and no progress bar, for a command with one: ``bar``)."""
     (group or p).add_argument(
-        "-q", "--quiet", action="store_true", help="no progress bar or notes on stderr"
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bar or notes on stderr" if bar else "no notes on stderr",
     )
 
 
 def add_progress(p):
     """--progress and --quiet, for the commands whose work has a measure."""
-    bar = p.add_mutually_exclusive_group()
-    bar.add_argument(
+    group = p.add_mutually_exclusive_group()
+    group.add_argument(
         "--progress",
         action="store_true",
         default=None,
         help="show a progress bar on stderr (default: when stderr is a terminal)",
     )
-    add_quiet(p, bar)
+    add_quiet(p, group, bar=True)
 
 
 def add_jobs(
@@ -111,7 +122,7 @@ def add_jobs(
     )
 
 
-def add_run_options(p, *, fixed=True):
+def add_run_options(p, *, fixed=True, unique="the fundamental solutions"):
     add_jobs(p)
     p.add_argument(
         "--split-depth",
@@ -131,8 +142,7 @@ def add_run_options(p, *, fixed=True):
     p.add_argument(
         "--unique",
         action="store_true",
-        help="also count the fundamental solutions (distinct up to rotation and "
-        "reflection) and the orbit breakdown",
+        help=f"also count {unique} (distinct up to rotation and reflection)",
     )
     p.add_argument(
         "--checkpoint",
@@ -156,12 +166,19 @@ def add_run_options(p, *, fixed=True):
         "kernels release the GIL), local worker processes (loky) or a Dask "
         "cluster",
     )
-    p.add_argument(
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
         "--scheduler",
         type=scheduler_address,
         metavar="ADDRESS",
         help="with --backend dask: address of a running scheduler, e.g. "
-        "tcp://HOST:8786 (default: start a local cluster)",
+        "tcp://HOST:8786 (default: DASK_SCHEDULER_ADDRESS if set, else start a local cluster)",
+    )
+    where.add_argument(
+        "--scheduler-file",
+        metavar="FILE",
+        help="with --backend dask: the scheduler's address from this file, as `dask "
+        "scheduler --scheduler-file`, dask-mpi and dask-jobqueue write it",
     )
     p.add_argument(
         "--estimate",
@@ -199,7 +216,7 @@ def add_one_based(p, what):
     p.add_argument("--one-based", action="store_true", help=what)
 
 
-def add_output(p, formats, default_help):
+def add_output(p, formats, default_help, fixed=True):
     p.add_argument(
         "--format",
         choices=formats,
@@ -208,8 +225,9 @@ def add_output(p, formats, default_help):
     )
     add_one_based(
         p,
-        "count from 1: the columns of perm and jsonl, --fixed squares, svg labels "
-        "(board, matrix and leetcode have no numbers; npy is 0-based)",
+        "count from 1: the columns of perm and jsonl, "
+        + ("--fixed squares, " if fixed else "")
+        + "svg labels (board, matrix and leetcode have no numbers; npy is 0-based)",
     )
     p.add_argument(
         "--labels",
@@ -226,4 +244,11 @@ def add_output(p, formats, default_help):
         "--force",
         action="store_true",
         help="overwrite an existing FILE, and skip the free-space check",
+    )
+    p.add_argument(
+        "--color",
+        choices=COLORS,
+        default="auto",
+        help="draw the board format in colours on stdout: auto (on a terminal, NO_COLOR "
+        "unset; the default), always, never",
     )

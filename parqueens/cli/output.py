@@ -4,17 +4,61 @@ Results go to stdout; everything else to stderr, each line starting with
 ``parqueens: `` (a failure goes on with ``error: ``), but the progress bars.
 The library's notes (logger ``parqueens``: kernels compiling on their first
 use, a Dask cluster waiting for workers) are shown as notes unless
-``--quiet``, and a library's warning as one line.
+``--quiet``, and a library's warning as one line.  The library's messages
+name its arguments as a caller writes them (``method="d4"``, ``force=True``);
+every line here names them as the options of the command line instead
+(:func:`command_line_words`: ``--method d4``, ``--force``), the one place that
+decides the wording.
 """
 
 import logging
+import re
+import shlex
 import sys
+
+#: The library's keyword arguments that its messages name (``name=value``,
+#: or ``split_depth`` alone) and the options that stand for them here.
+OPTIONS = {
+    "method": "--method",
+    "split_depth": "--split-depth",
+    "nodes": "--nodes",
+    "unique": "--unique",
+    "recheck": "--recheck",
+    "checkpoint": "--checkpoint",
+    "one_based": "--one-based",
+    "labels": "--labels",
+    "force": "--force",
+    "path": "--out",
+    "backend": "--backend",
+}
+
+_ARGUMENT = re.compile(
+    rf"\b({'|'.join(OPTIONS)})=(True\b|'[^']*'|\"[^\"]*\"|[A-Z]+\b|[0-9.]*[0-9])|\bsplit_depth\b"
+)
+
+
+def command_line_words(message):
+    """A library message as the command line says it: each argument named
+    as the library takes it (``method="d4"``, ``force=True``, ``recheck=1``,
+    ``checkpoint='c.db'``, ``split_depth``) as its option (``--method d4``,
+    ``--force``, ``--recheck 1``, ``--checkpoint c.db``, ``--split-depth``)."""
+
+    def option(m):
+        if m.group(1) is None:
+            return OPTIONS["split_depth"]
+        flag, value = OPTIONS[m.group(1)], m.group(2)
+        if value == "True":
+            return flag
+        quoted = value[0] in "'\""
+        return f"{flag} {shlex.quote(value[1:-1]) if quoted else value}"
+
+    return _ARGUMENT.sub(option, message)
 
 
 def say(message):
     """One line on stderr, with the prefix; written above an active progress
     bar (tqdm.write), not into it."""
-    text = f"parqueens: {message}"
+    text = f"parqueens: {command_line_words(message)}"
     tqdm = sys.modules.get("tqdm")
     if tqdm is not None and getattr(tqdm.tqdm, "_instances", None):
         tqdm.tqdm.write(text, file=sys.stderr)
@@ -36,24 +80,28 @@ def show_warning(message, category, filename, lineno, file=None, line=None):
 
 def show_progress(args):
     """Whether the command shows progress bars: ``--progress``, or stderr is a
-    terminal; never with ``--quiet``."""
+    terminal that says its size (not 0 x 0:
+    :func:`parqueens.terminal.size_unknown`); never with ``--quiet``."""
+    from ..terminal import size_unknown
+
     if getattr(args, "quiet", False):
         return False
     if getattr(args, "progress", None):
         return True
-    return sys.stderr.isatty()
+    return sys.stderr.isatty() and not size_unknown(sys.stderr)
 
 
 def log_notes(args):
-    """Show the library's notes (logger ``parqueens``, INFO) as notes on
-    stderr, unless --quiet; a handler installed by an earlier call in this
-    process (tests call main again) is replaced."""
+    """Show the library's notes (logger ``parqueens``, INFO and up: the
+    compile note is a WARNING, which Python would print itself with no
+    handler) as notes on stderr; with --quiet, none.  A handler installed by
+    an earlier call in this process (tests call main again) is replaced."""
     logger = logging.getLogger("parqueens")
-    for handler in [h for h in logger.handlers if getattr(h, "parqueens_cli", False)]:
-        logger.removeHandler(handler)
-    if getattr(args, "quiet", False):
-        return
-    handler = logging.StreamHandler(_Notes())
+    for old in [h for h in logger.handlers if getattr(h, "parqueens_cli", False)]:
+        logger.removeHandler(old)
+    # --quiet: a handler that drops them, so that Python's last resort does not print them
+    quiet = getattr(args, "quiet", False)
+    handler = logging.NullHandler() if quiet else logging.StreamHandler(_Notes())
     handler.parqueens_cli = True
     handler.setFormatter(logging.Formatter("%(message)s"))
     logger.addHandler(handler)

@@ -5,14 +5,21 @@ one JSON object."""
 import json
 import socket
 
-from .options import add_one_based, add_quiet
+from .options import add_one_based, add_quiet, examples
 from .output import format_seconds, range_text
 
 
 def add_parsers(sub):
     """The parser of ``status``."""
-    p = sub.add_parser("status", help="show the progress stored in a checkpoint file")
-    p.add_argument("file", metavar="FILE")
+    p = sub.add_parser(
+        "status",
+        help="show the progress stored in a checkpoint file",
+        description="Show what a checkpoint file holds: its run, the process using it, and "
+        "the progress of each size (units stored, the total so far, the work left). It "
+        "reads a file in use and writes nothing.",
+        epilog=examples("parqueens status c19.db"),
+    )
+    p.add_argument("file", metavar="FILE", help="a checkpoint file")
     add_one_based(p, "show the fixed squares from 1 (--json keeps them 0-based, as stored)")
     add_quiet(p)
     p.add_argument(

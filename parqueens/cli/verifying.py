@@ -8,8 +8,9 @@ import sys
 
 from .. import checks
 from ..names import READABLE_FORMATS
+from ..terminal import bar_width
 from .errors import UsageError
-from .options import add_jobs, add_one_based, add_progress, add_yes, board_size
+from .options import add_jobs, add_one_based, add_progress, add_yes, board_size, examples
 from .output import counted, say, show_progress
 
 
@@ -23,6 +24,12 @@ def add_parsers(sub):
         "checks that the file holds exactly all solutions (all "
         "classes with --unique).  Exit code 0 if all is well, 1 "
         "if not.",
+        epilog=examples(
+            "parqueens verify s16.npy --complete        # valid, no duplicates, and exactly "
+            "all 14772512?",
+            "parqueens solutions 8 --unique --out u8.txt && parqueens verify u8.txt --unique "
+            "--complete",
+        ),
     )
     p.add_argument("file", metavar="FILE", help="a file in any format (or - for stdin)")
     p.add_argument(
@@ -90,7 +97,14 @@ def _check(args):
         from tqdm import tqdm
 
         total = len(reader.array) if reader.array is not None else None
-        bar = tqdm(total=total, file=sys.stderr, unit="sol", unit_scale=True, desc="verify")
+        bar = tqdm(
+            total=total,
+            file=sys.stderr,
+            unit="sol",
+            unit_scale=True,
+            desc="verify",
+            **bar_width(sys.stderr),
+        )
         blocks = counted(blocks, bar)
     try:
         report = check_blocks(

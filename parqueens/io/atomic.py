@@ -48,7 +48,7 @@ def check_output_path(path, force):
             )
         if not force:
             raise FileExistsError(
-                errno.EEXIST, "output file exists (use --force to overwrite)", text
+                errno.EEXIST, "output file exists (use force=True to overwrite)", text
             )
     if not os.access(folder, os.W_OK | os.X_OK):
         raise PermissionError(errno.EACCES, "output folder is not writable", folder)
@@ -207,7 +207,7 @@ class AtomicFile(CloseOrAbort):
             if not self.force and os.path.lexists(self.path):
                 raise FileExistsError(
                     errno.EEXIST,
-                    "output file appeared while writing (use --force to overwrite)",
+                    "output file appeared while writing (use force=True to overwrite)",
                     self.path,
                 )
             os.replace(self.file.name, self.path)

@@ -64,8 +64,8 @@ class Format:
         Drawn for a terminal (see :meth:`for_stream`).
     """
 
-    name = None
-    magic = None
+    name: str | None = None
+    magic: bytes | None = None
     counted_header = False
     picture = False
 
@@ -80,7 +80,7 @@ class Format:
         for a format that is not read back, or malformed data found now."""
         raise NotImplementedError
 
-    def render(self, queens, one_based=False):
+    def render(self, queens: list[int], one_based: bool = False) -> str:
         """The text of one solution on its own (``queens``: a list of int
         on the board), as :func:`parqueens.io.registry.render` gives it."""
         raise NotImplementedError
@@ -111,9 +111,10 @@ class Format:
         for solutions that are permutations (int)."""
         raise NotImplementedError
 
-    def for_stream(self, stream, n):
+    def for_stream(self, stream, n, color="auto"):
         """The format to write to ``stream`` (a text file such as
-        ``sys.stdout``): this one, or a picture that the stream shows."""
+        ``sys.stdout``): this one, or a picture that the stream shows
+        (``color``: :func:`parqueens.io.terminal_board.terminal_can_show`)."""
         return self
 
 
@@ -158,7 +159,7 @@ class LineFormat(TextFormat):
     def open_reader(self, source, n, one_based):
         return LineReader(self, n, source, one_based)
 
-    def render(self, queens, one_based=False):
+    def render(self, queens: list[int], one_based: bool = False) -> str:
         off = 1 if one_based else 0
         return self.prefix + self.sep.join([str(c + off) for c in queens]) + self.end
 
@@ -198,7 +199,7 @@ class GridFormat(TextFormat):
         e, g = self.empty, self.gap
         return tuple((e + g) * c + self.queen + (g + e) * (n - 1 - c) for c in range(n))
 
-    def render(self, queens, one_based=False):
+    def render(self, queens: list[int], one_based: bool = False) -> str:
         if not queens:
             return "\n"
         lines = self.lines(len(queens))

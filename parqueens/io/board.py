@@ -21,8 +21,8 @@ class BoardFormat(GridFormat):
         cells = "".join(line.split()).upper()
         return bool(cells) and set(cells) <= set("Q.")
 
-    def for_stream(self, stream, n):
-        return PICTURE if n and terminal_can_show(stream) else self
+    def for_stream(self, stream, n, color="auto"):
+        return PICTURE if n and terminal_can_show(stream, color) else self
 
 
 FORMAT = BoardFormat()

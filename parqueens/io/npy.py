@@ -11,10 +11,14 @@ so that a bad file is named in one line.
 import io
 import os
 import struct
+from typing import TYPE_CHECKING
 
 from ..checks import check_int
 from .base import BLOCK_BYTES, Format
 from .reading import SolutionReader
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Size in bytes of the ``.npy`` header written by
 #: :class:`parqueens.io.SolutionWriter`: version 1.0, padded with spaces to
@@ -25,7 +29,7 @@ NPY_HEADER_SIZE = 128
 NPY_MAGIC = b"\x93NUMPY"
 
 
-def npy_dtype(n):
+def npy_dtype(n: int) -> "np.dtype":
     """Smallest unsigned dtype holding the columns of an n-board.
 
     Returns ``numpy.dtype`` ``uint8`` for n <= 255, ``uint16`` for

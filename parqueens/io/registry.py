@@ -8,6 +8,7 @@ this package of the same name.  Here too: guessing the format of an input
 """
 
 import importlib
+from collections.abc import Sequence
 
 from ..checks import check_format, check_n, check_one_based, check_row
 from ..names import FORMATS, TEXT_FORMATS
@@ -104,7 +105,7 @@ def read_solutions(path, fmt=None, n=None, *, one_based=False):
     return REGISTRY[fmt].open_reader(source, n, bool(one_based))
 
 
-def render(queens, fmt, one_based=False):
+def render(queens: Sequence[int], fmt: str, one_based: bool = False) -> str:
     """The text of one solution in a text format.
 
     Parameters

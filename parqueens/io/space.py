@@ -45,6 +45,6 @@ def check_space(path, need, *, reserved=False, estimated=False):
         raise NotEnoughSpace(
             errno.ENOSPC,
             f"not enough space for the output{' and its temporary file' * bool(reserved)}: "
-            f"{_sizes_text(need, free, estimated)} (use --force to write anyway)",
+            f"{_sizes_text(need, free, estimated)} (use force=True to write anyway)",
             os.path.dirname(os.path.realpath(os.fspath(path))),
         )

@@ -14,6 +14,7 @@ lets :class:`parqueens.io.SolutionWriter` stream pictures of any length to
 a file (to a stream, the picture is held until its end).
 """
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..checks import check_positive, check_row
@@ -131,7 +132,13 @@ def svg_header(width, height, pad=False):
     return tag + ">\n" + _DEFS
 
 
-def svg(solutions, *, columns=None, labels=False, one_based=False):
+def svg(
+    solutions: Iterable[Sequence[int]],
+    *,
+    columns: int | None = None,
+    labels: bool = False,
+    one_based: bool = False,
+) -> str:
     """An SVG document picturing ``solutions``.
 
     Parameters

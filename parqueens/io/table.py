@@ -13,6 +13,7 @@ import csv
 import io
 import json
 
+from ..names import SECONDS_DECIMALS
 from .atomic import write_text_atomically
 
 
@@ -25,14 +26,14 @@ def _fields(result, unique):
     return (
         [r.n, r.total]
         + ([r.fundamental] if unique else [])
-        + [r.method, r.units, round(r.seconds, 3)]
+        + [r.method, r.units, round(r.seconds, SECONDS_DECIMALS)]
     )
 
 
 class TableFormat:
     """A format of the count table: a header line, a line a row."""
 
-    name = None
+    name: str | None = None
 
     def header(self, unique):
         """The header (str, its lines without the last newline)."""

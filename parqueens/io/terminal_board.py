@@ -9,6 +9,7 @@ between them; never to a file.
 
 import os
 
+from ..checks import check_color
 from .base import TextFormat
 
 # 256-colour backgrounds close to the svg's light and dark squares, and the queen's colour.
@@ -17,17 +18,23 @@ _RESET = "\x1b[0m"
 _GLYPH = "\u265b"  # BLACK CHESS QUEEN
 
 
-def terminal_can_show(stream):
-    """Whether ``stream`` is a terminal that shows colours and the queen
-    glyph: a tty, ``TERM`` set and not ``dumb``, ``NO_COLOR`` unset
-    (https://no-color.org), and an encoding that has the glyph."""
-    try:
-        if not stream.isatty():
+def terminal_can_show(stream, color="auto"):
+    """Whether to draw in colours on ``stream``: with ``color`` ``"auto"``
+    (:data:`parqueens.names.COLORS`), a terminal that shows colours and the
+    queen glyph: a tty, ``TERM`` set and not ``dumb``, ``NO_COLOR`` unset
+    (https://no-color.org); ``"always"``: whatever the stream (as ``ls
+    --color=always``); ``"never"``: not.  The stream's encoding must have
+    the glyph in any case."""
+    if check_color(color) == "never":
+        return False
+    if color == "auto":
+        try:
+            if not stream.isatty():
+                return False
+        except (AttributeError, ValueError):
             return False
-    except (AttributeError, ValueError):
-        return False
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM", "dumb") == "dumb":
-        return False
+        if os.environ.get("NO_COLOR") or os.environ.get("TERM", "dumb") == "dumb":
+            return False
     try:
         _GLYPH.encode(getattr(stream, "encoding", None) or "ascii")
     except (UnicodeEncodeError, LookupError):

@@ -3,6 +3,7 @@
 import sys
 
 from ..checks import (
+    check_color,
     check_destination,
     check_format,
     check_labels,
@@ -54,6 +55,10 @@ class SolutionWriter(CloseOrAbort):
         temporary file), added to the free-space check.
     labels : bool
         ``svg``: number the rows and columns (``ValueError`` for another format).
+    color : str
+        ``board`` to standard output in colours: ``"auto"`` on a terminal
+        that shows them, ``"always"`` or ``"never"``
+        (:func:`parqueens.io.terminal_board.terminal_can_show`).
 
     ``board`` to standard output that is a terminal able to show it
     (:func:`parqueens.io.terminal_board.terminal_can_show`) is drawn as a picture
@@ -95,8 +100,10 @@ class SolutionWriter(CloseOrAbort):
         estimated=False,
         reserve=0,
         labels=False,
+        color="auto",
     ):
         self.fmt = check_format(fmt)
+        color = check_color(color)
         labels = check_labels(fmt, labels)
         self.n = check_n(n, high=None)
         self.one_based = check_one_based(fmt, one_based)
@@ -113,7 +120,7 @@ class SolutionWriter(CloseOrAbort):
         self._out = Output(self.n, self.one_based, labels)
         self._format = REGISTRY[fmt]
         if to_stdout:
-            self._format = self._format.for_stream(sys.stdout, self.n)
+            self._format = self._format.for_stream(sys.stdout, self.n, color)
             if self._format.counted_header:
                 self._held = []
         else:

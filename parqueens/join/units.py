@@ -123,9 +123,9 @@ class _RoleTables:
 #: Per process: the role tables in use (held by the threads counting their
 #: units), the last ones built (held here), and a lock per configuration
 #: being built.
-_ROLES = weakref.WeakValueDictionary()
+_ROLES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _LAST = [None]
-_BUILDING = {}
+_BUILDING: dict = {}
 
 
 def _roles(n, config):

@@ -27,7 +27,7 @@ import threading
 import time
 from contextlib import contextmanager
 
-from ..checks import check_backend, check_jobs, check_scheduler
+from ..checks import check_backend, check_jobs, check_scheduler, read_scheduler_file
 from ..errors import NEGATIVE, NO_CLUSTER, ParqueensError
 
 #: With the default ``jobs=None``, boards with up to this many rows to search
@@ -315,7 +315,9 @@ def worker_failure(exc, unit_ids):
 
 
 @contextmanager
-def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None):
+def open_backend(
+    backend="threads", jobs=None, scheduler=None, on_lost=None, scheduler_file=None, dashboard=None
+):
     """The backend of a command: a no-op for ``threads`` and ``loky``; for
     ``dask`` a :func:`dask_client` (``jobs``: workers of a local cluster;
     ``on_lost``: as there), with Dask's own log lines silenced (the command
@@ -323,22 +325,58 @@ def open_backend(backend="threads", jobs=None, scheduler=None, on_lost=None):
 
     Yields the ``jobs`` to pass to the runs: as given locally, the cluster's
     threads on Dask (a local cluster has at most one worker per core).
-    Raises ``ValueError`` for a scheduler without the dask backend, or an
-    address that is none (:func:`parqueens.checks.check_scheduler`);
-    :class:`BackendError` as :func:`dask_client`.
+    ``dashboard``: None, or a list to which the Dask dashboard's address is
+    appended (:func:`dashboard_link`; for ``--json``).
+    Raises ``ValueError`` for a scheduler (or ``scheduler_file``) without the
+    dask backend, or an address that is none
+    (:func:`parqueens.checks.check_scheduler`); :class:`BackendError` as
+    :func:`dask_client`.
     """
     backend = check_backend(backend)
-    if scheduler is not None and backend != "dask":
-        raise ValueError("a scheduler (--scheduler) needs the dask backend (--backend dask)")
+    given = scheduler is not None or scheduler_file is not None
+    if given and backend != "dask":
+        raise ValueError('a scheduler needs the dask backend (backend="dask")')
     if scheduler is not None:
         scheduler = check_scheduler(scheduler)
     if backend != "dask":
         yield jobs
         return
     # A local cluster's workers are processes of this machine: planned as loky's.
-    workers = None if scheduler is not None or jobs is None else plan_jobs(jobs, "loky")
-    with _dask_logs_silenced(), dask_client(scheduler, workers, on_lost=on_lost) as (_, threads):
+    workers = None if given or jobs is None else plan_jobs(jobs, "loky")
+    with (
+        _dask_logs_silenced(),
+        dask_client(scheduler, workers, on_lost=on_lost, scheduler_file=scheduler_file) as (
+            client,
+            threads,
+        ),
+    ):
+        link = dashboard_link(client)
+        if dashboard is not None and link is not None:
+            dashboard.append(link)
         yield threads
+
+
+def scheduler_of(scheduler=None, scheduler_file=None):
+    """The Dask scheduler a run connects to, as Dask's users give it:
+    ``scheduler`` (an address), else the address in ``scheduler_file``
+    (:func:`parqueens.checks.read_scheduler_file`), else Dask's configured
+    ``scheduler-address`` (``DASK_SCHEDULER_ADDRESS``, as ``Client()`` takes
+    it), else None: a local cluster.  Returns ``(address, source)``, the
+    source a few words where the address was not given (Dask's
+    configuration: worth a note), else None.  Raises ``ValueError`` for both
+    a scheduler and a file, and as the reading and the check of the address."""
+    if scheduler is not None and scheduler_file is not None:
+        raise ValueError("give a scheduler's address or its scheduler file, not both")
+    if scheduler is not None:
+        return check_scheduler(scheduler), None
+    if scheduler_file is not None:
+        return read_scheduler_file(scheduler_file), None
+    import dask
+
+    configured = dask.config.get("scheduler-address", None)
+    if configured:
+        return check_scheduler(configured), "Dask's configured scheduler-address"
+    return None, None
 
 
 @contextmanager
@@ -362,15 +400,19 @@ def _dask_logs_silenced():
 
 
 @contextmanager
-def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None, worker_wait=None):
+def dask_client(
+    scheduler=None, n_workers=None, timeout=10, on_lost=None, worker_wait=None, scheduler_file=None
+):
     """Run joblib's ``Parallel`` calls on a Dask cluster inside this block.
 
     Parameters
     ----------
     scheduler : str or None
         Address of a running scheduler, e.g. ``"tcp://10.0.0.5:8786"`` (see
-        :func:`parqueens.checks.check_scheduler`); None starts a
-        ``LocalCluster`` on 127.0.0.1 (closed at the end).
+        :func:`parqueens.checks.check_scheduler`); None: the one of
+        ``scheduler_file``, else Dask's configured ``scheduler-address``
+        (``DASK_SCHEDULER_ADDRESS``), else a new ``LocalCluster`` on
+        127.0.0.1 (closed at the end): :func:`scheduler_of`.
     n_workers : int or None
         Worker processes of the local cluster (one thread each); None for
         dask's default.
@@ -382,6 +424,9 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None, worker
         answered :data:`CLUSTER_SETTLE` seconds later: a cluster being shut
         down loses its workers first); Dask then reschedules its tasks on the
         others.
+    scheduler_file : str or None
+        A scheduler file (``dask scheduler --scheduler-file``, dask-mpi,
+        dask-jobqueue) that holds the scheduler's address.
     worker_wait : float or None
         Seconds to wait for a worker when the cluster has none, at the start
         or during a run (None: :data:`WORKER_WAIT`; ``math.inf``: for ever).
@@ -404,14 +449,18 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None, worker
     BackendError
         If dask.distributed is not installed.
     """
-    if scheduler is not None:
-        scheduler = check_scheduler(scheduler)
+    scheduler, source = scheduler_of(scheduler, scheduler_file)
+    if source is not None:
+        _log.info(f"the Dask scheduler {scheduler} ({source})")
     wait = WORKER_WAIT if worker_wait is None else float(worker_wait)
     import joblib
 
     client, cluster = _start_client(scheduler, n_workers, timeout)
     watch = None
     try:
+        link = dashboard_link(client)
+        if link is not None:  # where every Dask user looks first
+            _log.info(f"the Dask dashboard: {link}")
         _wait_for_a_worker(client, scheduler, wait)
         watch = _watch_workers(client, on_lost, wait=wait)
         threads = sum(client.nthreads().values()) or 1
@@ -426,6 +475,18 @@ def dask_client(scheduler=None, n_workers=None, timeout=10, on_lost=None, worker
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def dashboard_link(client):
+    """The address of the dashboard of ``client``'s scheduler (``http://...
+    /status``), or None if it serves none (Dask serves one where bokeh is
+    installed) or does not say."""
+    try:
+        if "dashboard" not in client.scheduler_info().get("services", {}):
+            return None
+        return client.dashboard_link or None
+    except Exception:  # noqa: BLE001  (a scheduler gone or strange: no link, no failure)
+        return None
 
 
 def _start_client(scheduler, n_workers, timeout):
@@ -451,7 +512,9 @@ def _start_client(scheduler, n_workers, timeout):
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=None,
+            # on a free port: 8787 (Dask's default, None too) may be another
+            # cluster's, and Dask would warn that it is taken
+            dashboard_address=":0",
         )
         return Client(cluster, timeout=timeout), cluster
     except Exception as exc:  # what does not answer as a scheduler, however it fails
@@ -488,7 +551,10 @@ def _connect(client_type, scheduler, timeout):
     more: a peer that accepts the connection but never answers (not a
     scheduler) would otherwise hold the handshake for ever; one that sends
     something else makes Dask read a message length from it (a
-    MemoryError), reported as unreachable too."""
+    MemoryError), reported as unreachable too.  A tcp:// address where
+    nothing listens is said at once (:func:`_refused`), where Dask would
+    retry it until ``timeout`` and say "Timed out"."""
+    _refused(scheduler, timeout)
     box = {}
 
     def connect():
@@ -505,6 +571,24 @@ def _connect(client_type, scheduler, timeout):
     if "client" not in box:
         raise TimeoutError(f"no answer as a Dask scheduler within {timeout + 5} s")
     return box["client"]
+
+
+def _refused(scheduler, timeout):
+    """Raise ``ConnectionRefusedError`` if the system refuses a connection
+    to a ``tcp://HOST:PORT`` scheduler (nothing listens there); anything
+    else (an answer, no answer yet, another protocol) is Dask's to try."""
+    import socket
+
+    protocol, _, where = scheduler.partition("://")
+    host, _, port = where.rpartition(":")
+    if protocol != "tcp" or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=min(timeout, 5)).close()
+    except ConnectionRefusedError:
+        raise ConnectionRefusedError(f"connection refused: nothing listens at {where}") from None
+    except OSError:  # unresolvable, unreachable, slow: Dask says how, in its time
+        pass
 
 
 def _watch_workers(client, on_lost=None, every=None, settle=None, wait=None):

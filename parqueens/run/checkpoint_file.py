@@ -66,7 +66,7 @@ class CheckpointInUse(CheckpointError):
 
 
 #: The holds of the stores open in this process (their tokens).
-_HOLDS = set()
+_HOLDS: set[str] = set()
 
 #: The suffixes of a checkpoint being created aside (see CheckpointFile), and
 #: of the files SQLite keeps beside it while it does.
@@ -178,7 +178,7 @@ class CheckpointFile:
         if readonly and empty:
             raise CheckpointError(
                 f"{self.path} is empty: no run has stored anything in it yet "
-                f"(a count with --checkpoint {self.path} starts one)"
+                f"(a count with checkpoint={self.path!r} starts one)"
             )
         if not empty:
             self._check_header(readonly)

@@ -10,8 +10,16 @@ progress bar.  Called through :meth:`parqueens.run.plan.CountPlan.estimate`.
 
 import time
 
-from ..names import UNITS_FROM
+from ..names import ESTIMATE_DIGITS, UNITS_FROM
 from .backends import call_interruptibly
+
+
+def rounded(value, digits=ESTIMATE_DIGITS):
+    """An estimate (a float, or None) to ``digits`` significant digits, as
+    printed (``13.7``, not ``13.742114850362``); ints and None as they are."""
+    if not isinstance(value, float):
+        return value
+    return float(f"{value:.{digits}g}")
 
 
 def estimate_split(split, build_seconds=0.0, probes=20000, seed=1, asked_jobs=None):
@@ -132,17 +140,24 @@ def probe_units(units, probes, seed):
     return nodes * scale, solutions * scale
 
 
+#: What counting any size costs besides its search (planning, units, their
+#: dispatch: some 0.02 to 0.05 s), in nodes of the search at about 3e8 a
+#: second: without it a table's first, small sizes weigh almost nothing and
+#: its bar's time left starts hours long.
+SIZE_OVERHEAD_NODES = 1e7
+
+
 def size_weights(ns):
     """The relative work of counting each board size of ``ns``: Knuth's
     estimate of the nodes of its whole search tree (:func:`probe_units`
-    over the units of two rows, 20,000 probes, about 0.01 s a size), for a
-    progress bar over several sizes.  Returns a list of floats, one per
-    size, summing to 1."""
+    over the units of two rows, 20,000 probes, about 0.01 s a size), plus
+    what any size costs (:data:`SIZE_OVERHEAD_NODES`), for a progress bar
+    over several sizes.  Returns a list of floats, one per size, summing to 1."""
     from ..search.units import iter_units
 
     nodes = []
     for n in ns:
         units = [u for u, _ in iter_units(n, "plain", 2)] if n >= UNITS_FROM else []
-        nodes.append(probe_units(units, 20_000, 1)[0] + 1.0)
+        nodes.append(probe_units(units, 20_000, 1)[0] + SIZE_OVERHEAD_NODES)
     total = sum(nodes)
     return [x / total for x in nodes]

@@ -30,7 +30,9 @@ import contextlib
 import functools
 import itertools
 import tempfile
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from ..checks import (
     check_fixed,
@@ -154,16 +156,16 @@ def _enumerate_units(units, unique, limit):
 
 
 def iter_blocks(
-    n,
+    n: int,
     *,
-    unique=False,
-    fixed=None,
-    jobs=1,
-    limit=None,
-    split_depth=None,
-    arrays=True,
-    spill_dir=None,
-):
+    unique: bool = False,
+    fixed: Iterable[tuple[int, int]] | None = None,
+    jobs: int | None = 1,
+    limit: int | None = None,
+    split_depth: int | None = None,
+    arrays: bool = True,
+    spill_dir: str | None = None,
+) -> Iterator[Any]:
     """Solutions in lexicographic order, as blocks.
 
     Parameters
@@ -200,7 +202,7 @@ def iter_blocks(
     Raises
     ------
     TypeError, ValueError
-        For invalid arguments.
+        For invalid arguments, at the call (not when iterated).
     """
     n = check_n(n)
     fixed = check_fixed(n, fixed)
@@ -208,6 +210,13 @@ def iter_blocks(
     jobs_asked, jobs = jobs, plan_jobs(jobs, "threads", n - len(fixed))
     if limit is not None:
         limit = check_positive(limit, "limit")
+    return _blocks(
+        n, method, unique, fixed, jobs_asked, jobs, limit, split_depth, arrays, spill_dir
+    )
+
+
+def _blocks(n, method, unique, fixed, jobs_asked, jobs, limit, split_depth, arrays, spill_dir):
+    """:func:`iter_blocks` once its arguments are checked."""
     if fixed_conflict(fixed):
         return
     if n < UNITS_FROM or small_serves(n, fixed, jobs=jobs_asked, split_depth=split_depth):
@@ -362,7 +371,15 @@ _COUNTED_ROWS = 13
 _COUNTABLE_ROWS = 18
 
 
-def planned_count(n, *, unique=False, fixed=None, limit=None, jobs=None, fits=None):
+def planned_count(
+    n: int,
+    *,
+    unique: bool = False,
+    fixed: Iterable[tuple[int, int]] | None = None,
+    limit: int | None = None,
+    jobs: int | None = None,
+    fits: Callable[[int], bool] | None = None,
+) -> tuple[int, bool]:
     """How many solutions a listing will yield, for a progress bar and a
     free-space check, without paying for a count where an estimate will do.
 
@@ -405,18 +422,28 @@ def planned_count(n, *, unique=False, fixed=None, limit=None, jobs=None, fits=No
     return cap(r.fundamental if unique else r.total), True
 
 
-def solutions(n, *, unique=False, fixed=None, jobs=1, limit=None):
+def solutions(
+    n: int,
+    *,
+    unique: bool = False,
+    fixed: Iterable[tuple[int, int]] | None = None,
+    jobs: int | None = 1,
+    limit: int | None = None,
+) -> Iterator[tuple[int, ...]]:
     """Iterate over the solutions in lexicographic order.
 
     Same parameters as :func:`iter_blocks`.  Yields tuples of int,
     ``queens[row] = col``; n = 8 starts with ``(0, 4, 7, 5, 2, 6, 1, 3)``.
+    Raises TypeError or ValueError for invalid arguments at the call, not
+    when iterated.
     """
-    for block in iter_blocks(n, unique=unique, fixed=fixed, jobs=jobs, limit=limit):
-        for row in block.tolist():
-            yield tuple(row)
+    blocks = iter_blocks(n, unique=unique, fixed=fixed, jobs=jobs, limit=limit)
+    return (tuple(row) for block in blocks for row in block.tolist())
 
 
-def first_solution(n, *, fixed=None):
+def first_solution(
+    n: int, *, fixed: Iterable[tuple[int, int]] | None = None
+) -> tuple[int, ...] | None:
     """The lexicographically first solution, or None if there is none.
 
     Found by backtracking in this process; for some large n this takes long

@@ -62,8 +62,9 @@ class CountPlan:
         The checkpoint's method, when it was kept for a run that named none
         and the default would have counted n otherwise (worth a note).
     fallback : str or None
-        Why the default counts n by d4 rather than the join, whose tables
-        would not fit in the memory available (worth a note).
+        Why n is counted by another method than asked: by d4 rather than
+        the default's join, whose tables would not fit in the memory
+        available; by plain rather than d4, which needs n >= 4 (worth a note).
     direct : bool
         A small board, solved in Python without work units.
     """
@@ -78,13 +79,13 @@ class CountPlan:
     backend: str
     nodes: bool
     checkpoint: object = None
-    kept: str = None
-    fallback: str = None
+    kept: str | None = None
+    fallback: str | None = None
     direct: bool = False
-    asked_jobs: int = field(default=None, repr=False)
-    asked_depth: int = field(default=None, repr=False)
+    asked_jobs: int | None = field(default=None, repr=False)
+    asked_depth: int | None = field(default=None, repr=False)
     build_seconds: float = field(default=0.0, repr=False)
-    _estimate: dict = field(default=None, repr=False, compare=False)
+    _estimate: dict | None = field(default=None, repr=False, compare=False)
 
     @functools.cached_property
     def split(self):
@@ -96,7 +97,10 @@ class CountPlan:
         # Building units calls kernels: loading them is not the build's time.
         # Both in a helper thread: a Ctrl-C in the main thread while a kernel
         # or numba's cache loader runs there would be swallowed or garbled.
-        call_interruptibly(warm_up, self.nodes, self.method == "join")
+        # Not for Dask: its workers run the kernels, and compiling them here
+        # too (10 s on a cold cache) would only delay the run.
+        if self.backend != "dask":
+            call_interruptibly(warm_up, self.nodes, self.method == "join")
         t = time.perf_counter()
         args = (self.n, self.method, self.jobs, self.split_depth, self.fixed)
         split = call_interruptibly(split_count, *args)
@@ -259,6 +263,8 @@ def plan_run(
     )
     split_depth = _split_depth(checkpoint, n, split_depth, resolved)
     resolved, fallback = _memory(checkpoint, n, resolved, jobs, backend, asked)
+    if asked == "d4" and resolved == "plain" and not fixed:
+        fallback = f"n = {n}: counted by plain, since d4 needs n >= 4 (four borders)"
     return CountPlan(
         **common,
         asked=asked,
@@ -349,8 +355,8 @@ class Split:
     depth: int
     units: tuple
     jobs: int
-    tiny: tuple = None
-    conflict: str = None
+    tiny: tuple | None = None
+    conflict: str | None = None
 
 
 def split_count(n, method, jobs, split_depth=None, fixed=()):
@@ -407,7 +413,7 @@ def _join_memory(n, jobs, backend, asked):
         f"{format_bytes(available)} are available"
     )
     if asked == "join":
-        raise ValueError(f"{text}; use --method d4" + ", or fewer jobs" * (jobs > 1))
+        raise ValueError(f'{text}; use method="d4"' + ", or fewer jobs" * (jobs > 1))
     return text
 
 
@@ -419,7 +425,7 @@ def _refuse_search_on_join(checkpoint):
     if checkpoint.recorded_method() == METHODS[0]:
         raise CheckpointError(
             f"{checkpoint.path} holds a count by the join, which has no split depth and "
-            f"places no queens row by row: leave out --split-depth and --nodes, or use "
+            f"places no queens row by row: leave out split_depth and nodes=True, or use "
             f"another file"
         )
 

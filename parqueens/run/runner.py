@@ -11,19 +11,23 @@ merges them exactly.
 
 import contextlib
 import math
+import os
 import random
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from ..checks import check_recheck, check_share, fixed_conflict
 from ..methods import units_classified
-from ..names import ORBIT_SIZES
+from ..names import ORBIT_SIZES, SECONDS_DECIMALS
 from ..search import small
+from ..terminal import bar_width
 from .backends import RunInterrupted, Terminated, WorkerDied
 from .chunks import iter_chunks
 from .plan import plan_run
-from .store import CheckpointError, ResultMismatch, forget_unit_hint
+from .store import CheckpointError, ResultMismatch, RunStore, forget_unit_hint
 from .tally import Tally, UnitResult, classes, fixed_by_turns
 
 # numpy, the numba kernels and the work units are imported where they are
@@ -78,24 +82,26 @@ class CountResult:
 
     n: int
     total: int
-    fundamental: int = None
-    orbits: dict = None
+    fundamental: int | None = None
+    orbits: dict[int, int] | None = None
     method: str = "d4"
     split_depth: int = 0
     units: int = 0
     jobs: int = 1
     seconds: float = 0.0
-    nodes: int = None
+    nodes: int | None = None
     resumed: int = 0
-    conflict: str = None
+    conflict: str | None = None
     run_seconds: float = 0.0
     rechecked: int = 0
-    half_turn: int = None
-    quarter_turn: int = None
+    half_turn: int | None = None
+    quarter_turn: int | None = None
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         """The result as a JSON-ready dict (orbit keys as strings)."""
         d = asdict(self)
+        for key in ("seconds", "run_seconds"):  # measured to the millisecond
+            d[key] = round(d[key], SECONDS_DECIMALS)
         if self.conflict is None:
             del d["conflict"]
         if self.orbits is None:
@@ -107,19 +113,19 @@ class CountResult:
 
 
 def run_count(
-    n,
+    n: int,
     *,
-    unique=False,
-    method=None,
-    jobs=None,
-    split_depth=None,
-    progress=False,
-    fixed=None,
-    checkpoint=None,
-    backend="threads",
-    nodes=False,
-    recheck=None,
-):
+    unique: bool = False,
+    method: str | None = None,
+    jobs: int | None = None,
+    split_depth: int | None = None,
+    progress: bool = False,
+    fixed: Iterable[tuple[int, int]] | None = None,
+    checkpoint: RunStore | str | os.PathLike[str] | None = None,
+    backend: str | None = "threads",
+    nodes: bool = False,
+    recheck: float | None = None,
+) -> CountResult:
     """Count the solutions of the n-queens problem, in parallel.
 
     Parameters
@@ -217,7 +223,15 @@ def run_count(
             store.close()
 
 
-def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, backend="threads"):
+def estimate(
+    n: int,
+    *,
+    method: str | None = None,
+    jobs: int | None = None,
+    split_depth: int | None = None,
+    fixed: Iterable[tuple[int, int]] | None = None,
+    backend: str | None = "threads",
+) -> dict[str, Any]:
     """The estimated time of a count, without running it: a dict (see
     :func:`parqueens.run.estimate.estimate_split`); the arguments as
     :func:`run_count`'s.  Raises TypeError, ValueError."""
@@ -230,10 +244,6 @@ def estimate(n, *, method=None, jobs=None, split_depth=None, fixed=None, backend
 def _open_checkpoint(checkpoint, n, identity):
     """``checkpoint`` as a :class:`parqueens.run.store.RunStore`: a store as it
     is, a path opened (created if missing) for this count; TypeError else."""
-    import os
-
-    from .store import RunStore
-
     if checkpoint is None or isinstance(checkpoint, RunStore):
         return checkpoint
     if isinstance(checkpoint, (str, os.PathLike)):
@@ -244,12 +254,14 @@ def _open_checkpoint(checkpoint, n, identity):
     )
 
 
-def run_plan(plan, *, progress=False, recheck=None):
+def run_plan(plan, *, progress=False, recheck=None, on_work=None):
     """Run a count as planned (a :class:`parqueens.run.plan.CountPlan`): claim
     its checkpoint (:meth:`~parqueens.run.plan.CountPlan.claim`), take the
     units it holds, search a sample of them again (``recheck``, see
     :func:`run_count`), dispatch the others, merge, and record the size as
-    finished.  Returns a :class:`CountResult`; raises as
+    finished.  ``on_work``: None, or called with the share of the size's
+    estimated work done (0 to 1, exactly 1 at the end) as units finish (a
+    table's bar).  Returns a :class:`CountResult`; raises as
     :func:`run_count`."""
     recheck = check_recheck(recheck, plan.checkpoint)
     if plan.direct:
@@ -276,6 +288,7 @@ def run_plan(plan, *, progress=False, recheck=None):
         nodes=nodes,
         checkpoint=checkpoint,
         progress=progress,
+        on_work=on_work,
     )
     result = CountResult(
         n,
@@ -384,7 +397,7 @@ def _recheck(plan, held, path, unique, share, jobs, backend):
                     f"(classes {list(res.by_stab)}); the stored result is wrong (a faulty "
                     f"machine, or a file edited with its checksum), so the run stops: "
                     f"{forget_unit_hint(path, plan.n, unit.id)}"
-                    + ("" if k == len(stored) else "; --recheck 1 checks them all")
+                    + ("" if k == len(stored) else "; recheck=1 checks them all")
                 )
     return k
 
@@ -398,22 +411,21 @@ def _retold(chunks, unit_ids):
         raise exc.retold(unit_ids, "while searching stored units again to check them") from None
 
 
-def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, progress):
+def _dispatch(
+    plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, progress, on_work=None
+):
     """Search the units ``todo`` of ``plan``, adding their results to
-    ``tally`` and to ``checkpoint``, with a progress bar if ``progress``."""
+    ``tally`` and to ``checkpoint``, with a progress bar if ``progress``
+    (and the share of the work done told to ``on_work``)."""
     from ..search.units import work_shares
 
     units = plan.units
     finished = len(units) - len(todo)
-    share = dict(zip((u.id for u in units), work_shares(units), strict=True)) if progress else {}
+    weigh = progress or on_work is not None
+    share = dict(zip((u.id for u in units), work_shares(units), strict=True)) if weigh else {}
     left = {u.id for u in todo}
-    bar = _progress_bar(
-        progress,
-        f"n={plan.n}",
-        len(units),
-        finished,
-        min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id not in left)),
-    )
+    done = min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id not in left))
+    bar = _progress_bar(progress, f"n={plan.n}", len(units), finished, done)
     try:
         t = time.perf_counter()
         for pairs in iter_chunks(todo, jobs=jobs, unique=unique, backend=backend, nodes=nodes):
@@ -429,7 +441,11 @@ def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, pr
             bar.set_description_str(f"n={plan.n} {finished}/{len(units)} units", refresh=False)
             step = sum(share.get(u.id, 0.0) for u, _ in pairs)
             # Float sums must neither pass 1 nor stop short of it at the end.
-            bar.update(1.0 - bar.n if finished == len(units) else min(step, 1.0 - bar.n))
+            step = 1.0 - done if finished == len(units) else min(step, 1.0 - done)
+            done += step
+            bar.update(step)
+            if on_work is not None:
+                on_work(done)
     except (KeyboardInterrupt, Terminated) as exc:
         if checkpoint is not None:  # the truth, if the signal landed right after a save
             with contextlib.suppress(CheckpointError):
@@ -439,12 +455,15 @@ def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, pr
         if finished == len(units) and bar.n < 1.0:  # nothing to search
             bar.update(1.0 - bar.n)
         bar.close()
+    if on_work is not None:
+        on_work(1.0)
 
 
 def _progress_bar(enabled, desc, units, finished, share_done):
     # The bar and its time left follow the estimated share of the work done
-    # (units differ a lot in size, and the largest run first).
-    from tqdm import tqdm
+    # (units differ a lot in size, and the largest run first).  tqdm.auto:
+    # a notebook gets its widget, a terminal the text bar.
+    from tqdm.auto import tqdm
 
     return tqdm(
         total=1.0,
@@ -452,7 +471,8 @@ def _progress_bar(enabled, desc, units, finished, share_done):
         disable=not enabled,
         file=sys.stderr,
         desc=f"{desc} {finished}/{units} units",
-        dynamic_ncols=True,
+        **bar_width(sys.stderr),
         leave=None,  # below another bar (a table's), cleared when done
-        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
+        # the percentage is of the work (the units' estimated shares), not of the units
+        bar_format="{desc}, {percentage:3.0f}% of the work|{bar}| [{elapsed}<{remaining}]",
     )

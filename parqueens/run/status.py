@@ -6,6 +6,8 @@ as JSON with ``--json``), for the library as for the command line.
 """
 
 from .. import methods
+from ..names import SECONDS_DECIMALS
+from .estimate import rounded
 from .store import CheckpointError, RunStore
 
 
@@ -76,8 +78,8 @@ def checkpoint_status(path):
                     "done": finished,
                     "total": total,
                     "fundamental": fundamental,
-                    "seconds": s["seconds"],
-                    "seconds_left": s["seconds"] * (1 - share) / share if share else None,
+                    "seconds": round(s["seconds"], SECONDS_DECIMALS),
+                    "seconds_left": rounded(s["seconds"] * (1 - share) / share) if share else None,
                 }
             )
     return {

@@ -123,8 +123,8 @@ class _Run:
     classified: bool  # its units hold their symmetry classes (d4, or --unique)
     seconds: float
     finished: bool
-    total: int = None
-    fundamental: int = None
+    total: int | None = None
+    fundamental: int | None = None
 
 
 class RunStore(CheckpointFile):
@@ -361,7 +361,7 @@ class RunStore(CheckpointFile):
         if stored is not None and stored != method:
             raise CheckpointError(
                 f"{self.path}: n = {n} was counted there by {stored}, not {method}; use the "
-                f"same method (without --split-depth or --nodes, which ask for a search, if it "
+                f"same method (without split_depth or nodes=True, which ask for a search, if it "
                 f"is the join) or another file"
             )
 
@@ -375,7 +375,7 @@ class RunStore(CheckpointFile):
             raise CheckpointError(
                 f"{self.path}: n = {n} was split at depth {stored} there, "
                 f"not {split_depth}; leave out the split depth "
-                f"(--split-depth) to resume it"
+                f"(split_depth) to resume it"
             )
 
     def _runs(self, n=None):
@@ -475,9 +475,9 @@ class RunStore(CheckpointFile):
         rows = self._runs(n)
         if classified and rows and not rows[0].classified:
             raise CheckpointError(
-                f"{self.path}: n = {n} was counted there without --unique, and its units "
+                f"{self.path}: n = {n} was counted there without unique=True, and its units "
                 f"(plain or mirror) then hold no symmetry classes; use another file, or "
-                f"leave out --unique"
+                f"leave out unique=True"
             )
 
     def stored_units(self, n):
@@ -528,7 +528,7 @@ class RunStore(CheckpointFile):
         do not add up (``what`` says how)."""
         return ResultMismatch(
             f"{self.path}: {what}: a result stored there is wrong (a faulty machine, or a "
-            f"file edited with its checksums); --recheck 1 searches every stored unit of "
+            f"file edited with its checksums); recheck=1 searches every stored unit of "
             f"n = {n} again and names the wrong one"
         )
 

@@ -66,10 +66,15 @@ __all__ = [
 
 
 class _CompileNotice(event.Listener):
-    """Logs once per process (logger ``parqueens``, level INFO) when numba
+    """Logs once per process (logger ``parqueens``, level WARNING) when numba
     starts compiling one of parqueens' kernels: it happens on their first
     use only (then they are loaded from numba's cache), and takes seconds,
-    which the command line says rather than seem to hang."""
+    which a caller should see rather than think the call hangs.
+
+    WARNING, not INFO: with no logging configured, Python's last-resort
+    handler prints it on stderr (a script, a notebook cell), and a program
+    that configures logging decides (the logging HOWTO: a library adds no
+    handler of its own).  The command line shows it as a note."""
 
     said = False
 
@@ -78,7 +83,7 @@ class _CompileNotice(event.Listener):
         module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
         if not self.said and module.startswith("parqueens"):
             type(self).said = True
-            logging.getLogger("parqueens").info(
+            logging.getLogger("parqueens").warning(
                 "compiling the search kernels for their first use (numba; cached for later "
                 "runs, this takes up to half a minute)"
             )

@@ -95,7 +95,7 @@ def fixed_rows(n, fixed):
     return rows
 
 
-def canonical(q):
+def canonical(q: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     """The canonical form of ``q``: the smallest of its images."""
     return min(images(q))
 

@@ -90,8 +90,8 @@ class WorkUnit:
     weight: int = 1
     fixed: tuple = ()
     lexicographic: bool = False
-    last: int = None
-    size: float = field(default=None, compare=False, repr=False)
+    last: int | None = None
+    size: float | None = field(default=None, compare=False, repr=False)
 
     @property
     def id(self):

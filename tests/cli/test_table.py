@@ -243,3 +243,41 @@ def test_interrupt_between_two_sizes_names_the_last_done(cli, tmp_path, monkeypa
     if checkpoint:
         line += f"; the sizes done are kept in {path}: run `parqueens "
     assert r.stderr.startswith(line) and r.stderr.count("\n") == 1
+
+
+def test_the_table_bar_moves_with_the_work_and_ends_at_100(cli, monkeypatch):
+    # the bar over the sizes moves as units finish (not only when a size
+    # ends, which made its time left 100 times too long) and ends exactly full
+    import tqdm as tqdm_module
+
+    real = tqdm_module.tqdm
+    moves = []
+
+    class Recorder(real):
+        def __init__(self, *args, **kwargs):
+            self.table = kwargs.get("desc") == "table"
+            if self.table:
+                self.format = kwargs["bar_format"]
+            kwargs["disable"] = True
+            super().__init__(*args, **kwargs)
+
+        def update(self, k=1):
+            if self.table:
+                moves.append(k)
+            return super().update(k)
+
+    monkeypatch.setattr(tqdm_module, "tqdm", Recorder)
+    r = cli("table", "11-13", "--progress", "--method", "d4")
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 5
+    assert len(moves) > 3 and all(k > 0 for k in moves)  # more moves than sizes
+    assert sum(moves) == pytest.approx(1.0, abs=1e-9)  # 100 %, not 99 % nor past it
+
+
+def test_run_plan_tells_the_share_of_the_work_done():
+    from parqueens.run.plan import plan_run
+    from parqueens.run.runner import run_plan
+
+    shares = []
+    r = run_plan(plan_run(12, method="d4", jobs=1), on_work=shares.append)
+    assert r.total == 14200 and len(shares) > 2
+    assert shares == sorted(shares) and shares[-1] == 1.0 and 0 < shares[0] < 1

@@ -104,7 +104,7 @@ def test_write_text_atomically(tmp_path):
     path = tmp_path / "t.md"
     write_text_atomically(path, "| n |\n|---|\n")
     assert path.read_text() == "| n |\n|---|\n"
-    with pytest.raises(FileExistsError, match="use --force to overwrite"):
+    with pytest.raises(FileExistsError, match="use force=True to overwrite"):
         write_text_atomically(path, "other\n")
     write_text_atomically(path, "\u00e9\n", force=True)  # UTF-8
     assert path.read_bytes() == b"\xc3\xa9\n" and leftovers(tmp_path) == ["t.md"]

@@ -34,7 +34,7 @@ def test_refusal_says_what_is_needed(tmp_path, monkeypatch):
     assert info.value.errno == errno.ENOSPC and info.value.filename == str(tmp_path)
     assert info.value.strerror == (
         "not enough space for the output and its temporary file: "
-        "need about 42 KiB, 100 B free (use --force to write anyway)"
+        "need about 42 KiB, 100 B free (use force=True to write anyway)"
     )
     # sizes that round alike are given in bytes
     monkeypatch.setattr(shutil, "disk_usage", _fake_disk(1024))

@@ -36,3 +36,26 @@ def test_terminal_picture_only_where_it_shows(monkeypatch, env, drawn):
     else:
         assert not w.picture and text == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"
     assert not terminal.terminal_can_show(io.StringIO())
+
+
+def test_color_choice_beside_no_color(monkeypatch):
+    from parqueens.io.terminal_board import terminal_can_show
+
+    class Tty:
+        encoding = "utf-8"
+
+        def isatty(self):
+            return True
+
+    class Pipe(Tty):
+        def isatty(self):
+            return False
+
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert terminal_can_show(Tty()) and not terminal_can_show(Pipe())
+    assert terminal_can_show(Pipe(), "always") and not terminal_can_show(Tty(), "never")
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not terminal_can_show(Tty(), "auto") and terminal_can_show(Tty(), "always")
+    with pytest.raises(ValueError, match="unknown color choice 'sometimes'"):
+        terminal_can_show(Tty(), "sometimes")

@@ -1,0 +1,85 @@
+"""The package as its users' tools see it: the public API typed (PEP 484),
+the marker that tells type checkers so (PEP 561) and the license, both
+shipped in the wheel; CI runs mypy on the package (configured in
+pyproject.toml)."""
+
+import inspect
+import pathlib
+import re
+
+import pytest
+
+import parqueens
+import parqueens.formats
+import parqueens.listing
+import parqueens.pictures
+import parqueens.runner
+import parqueens.symmetry
+import parqueens.verify
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+# What README and docs/library.md show.
+PUBLIC = [
+    parqueens.count,
+    parqueens.count_unique,
+    parqueens.run_count,
+    parqueens.solutions,
+    parqueens.first_solution,
+    parqueens.construct,
+    parqueens.is_solution,
+    parqueens.Board.__new__,
+    parqueens.Board.svg,
+    parqueens.CountResult.as_dict,
+    parqueens.symmetry.transform,
+    parqueens.symmetry.canonical,
+    parqueens.symmetry.orbit,
+    parqueens.symmetry.orbit_size,
+    parqueens.symmetry.stabilizer,
+    parqueens.runner.estimate,
+    parqueens.listing.iter_blocks,
+    parqueens.listing.planned_count,
+    parqueens.pictures.svg,
+    parqueens.formats.render,
+    parqueens.verify.check_blocks,
+    parqueens.verify.why_invalid,
+    parqueens.verify.VerifyReport.as_dict,
+]
+
+
+@pytest.mark.parametrize("function", PUBLIC, ids=lambda f: f.__qualname__)
+def test_the_public_api_is_annotated(function):
+    sig = inspect.signature(function)
+    untyped = [
+        name
+        for name, p in sig.parameters.items()
+        if p.annotation is inspect.Parameter.empty and name not in ("self", "cls")
+    ]
+    assert untyped == []
+    assert sig.return_annotation is not inspect.Signature.empty
+
+
+def _setting(table, key):
+    """A line ``key = value`` of a table of pyproject.toml (tomllib is
+    Python 3.11's; the package supports 3.10)."""
+    text = (ROOT / "pyproject.toml").read_text()
+    body = re.search(rf"^\[{re.escape(table)}\]\n(.*?)(?=^\[|\Z)", text, re.M | re.S).group(1)
+    return re.search(rf"^{re.escape(key)} = (.*)$", body, re.M).group(1)
+
+
+def test_py_typed_and_license_are_shipped():
+    assert (ROOT / "parqueens" / "py.typed").is_file()
+    assert _setting("tool.setuptools.package-data", "parqueens") == '["py.typed"]'
+    license_text = (ROOT / "LICENSE").read_text()
+    assert license_text.startswith("MIT License")
+    assert "Copyright (c) 2026 the parqueens authors" in license_text
+    assert _setting("project", "license") == '"MIT"'
+    assert _setting("project", "license-files") == '["LICENSE"]'
+
+
+def test_ci_runs_mypy_from_the_test_extra():
+    assert '"mypy>=' in _setting("project.optional-dependencies", "test")
+    assert _setting("tool.mypy", "files") == '["parqueens"]'
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert "mypy" in lines
+    assert lines.index("mypy") > lines.index("ruff format --check .")
