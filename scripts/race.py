@@ -22,14 +22,14 @@ import subprocess
 import sys
 
 
-def parqueens_estimates(sizes, jobs):
-    """Records of `parqueens count N --estimate` for each size."""
+def parqueens_estimates(sizes, jobs, tool):
+    """Records of `parqueens count N --estimate` for each size, as ``tool``."""
     out = []
     for n in sizes:
         cmd = [sys.executable, "-m", "parqueens", "count", str(n), "--estimate", "--json"]
         p = subprocess.run([*cmd, "--jobs", str(jobs)], capture_output=True, text=True, check=True)
         e = json.loads(p.stdout)
-        rec = {"tool": f"parqueens, {jobs} jobs", "n": n, "kind": "estimate"}
+        rec = {"tool": tool, "n": n, "kind": "estimate"}
         rec["seconds"] = e["estimate_seconds"]
         rec["low"], rec["high"] = e.get("low", rec["seconds"]), e.get("high", rec["seconds"])
         out.append(rec)
@@ -77,13 +77,16 @@ def draw(records, path, title):
     ax.set_yscale("log")
     ax.set_xlabel("board size n")
     ax.set_ylabel("wall time")
+    day = 86400
     marks = [
         (1, "1 s"),
         (60, "1 min"),
         (3600, "1 h"),
-        (86400, "1 day"),
-        (86400 * 30, "30 days"),
-        (86400 * 365, "1 year"),
+        (day, "1 day"),
+        (30 * day, "30 days"),
+        (365 * day, "1 year"),
+        (3650 * day, "10 years"),
+        (36500 * day, "100 years"),
     ]
     lo = min(r.get("low", r["seconds"]) for r in records)
     hi = max(r.get("high", r["seconds"]) for r in records)
@@ -104,6 +107,9 @@ def main():
     ap.add_argument("--out", required=True, help="the SVG to write")
     ap.add_argument("--estimate", help="sizes A-B to add parqueens' own estimates for")
     ap.add_argument("--jobs", type=int, default=2, help="jobs of those estimates (default 2)")
+    ap.add_argument(
+        "--label", help="the tool the estimates extend (a tool of the records: its colour)"
+    )
     ap.add_argument("--title", default="counting the solutions of the n-queens problem, 2 vCPUs")
     args = ap.parse_args()
     records = []
@@ -112,7 +118,8 @@ def main():
             records += [r for r in json.load(f) if isinstance(r, dict) and "tool" in r]
     if args.estimate:
         a, _, b = args.estimate.partition("-")
-        records += parqueens_estimates(range(int(a), int(b or a) + 1), args.jobs)
+        tool = args.label or f"parqueens, {args.jobs} jobs"
+        records += parqueens_estimates(range(int(a), int(b or a) + 1), args.jobs, tool)
     draw(records, args.out, args.title)
 
 
