@@ -41,6 +41,7 @@ def draw(records, path, title):
     import matplotlib
 
     matplotlib.use("svg")
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text as text: a smaller file
     import matplotlib.pyplot as plt
 
     tools = list(dict.fromkeys(r["tool"] for r in records))
@@ -98,7 +99,7 @@ def draw(records, path, title):
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
-    fig.savefig(path, metadata={"Date": None})
+    fig.savefig(path, metadata={"Date": None})  # the same picture for the same data
 
 
 def main():
