@@ -384,3 +384,37 @@ def test_devices_and_fifos_are_no_checkpoints(cli, tmp_path):
             assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
             assert "is not a regular file (a device or FIFO)" in r.stderr
     assert not os.path.exists("/dev/null-journal")
+
+
+# ---------------------------------------------------------------- names SQLite uses
+
+
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal"])
+def test_a_checkpoint_named_like_sqlites_side_files_is_refused(cli, tmp_path, suffix):
+    from checkpoint_helpers import sha256
+
+    side = tmp_path / f"runs.db{suffix}"
+    r = cli("count", 5, "--checkpoint", side)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == (
+        f"parqueens: error: {side}: a checkpoint's name cannot end in {suffix} (SQLite keeps "
+        f"its own files named so beside {tmp_path / 'runs.db'}, and would remove it); "
+        f"choose another name\n"
+    )
+    assert os.listdir(tmp_path) == []
+    # One made under another name and renamed so (by an earlier version, by
+    # hand): X is refused while X-wal is a checkpoint, and X-wal is kept.
+    RunStore(tmp_path / "made.db", {"command": "count"}).close()
+    os.rename(tmp_path / "made.db", side)
+    before = sha256(side)
+    runs = tmp_path / "runs.db"
+    for args in (["count", 5, "--checkpoint", runs], ["status", runs]):
+        r = cli(*args)
+        assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1
+        assert f"{side} is a parqueens checkpoint, which SQLite would take as runs.db's" in r.stderr
+    with pytest.raises(CheckpointError, match="rename it to a name that does not end in"):
+        RunStore(tmp_path / "runs.db", {"command": "count"})
+    assert sha256(side) == before and sorted(os.listdir(tmp_path)) == [side.name]
+    # status still reads the file itself.
+    assert cli("status", side).returncode == 2  # holds no run yet, but it is read
+    assert sha256(side) == before

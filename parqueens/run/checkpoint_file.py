@@ -75,6 +75,51 @@ _CREATING = tuple(".creating" + s for s in ("", "-journal", "-wal", "-shm"))
 #: Pages (4 KiB) of write-ahead log after which SQLite copies it into the file.
 _WAL_PAGES = 64
 
+#: The suffixes of the files SQLite keeps beside a database ``X``: it takes
+#: ``X-wal`` as X's write-ahead log (and removes it), so no checkpoint may be
+#: named like one, nor opened while one of them is a checkpoint.
+SIDE_SUFFIXES = ("-wal", "-shm", "-journal")
+
+
+def check_name(path, writing):
+    """Refuse a checkpoint path that SQLite would confuse with another's
+    side files (:data:`SIDE_SUFFIXES`): a name ending in one of them, for a
+    run (``writing``; ``status`` may still read such a file), or a path
+    whose ``-wal``, ``-shm`` or ``-journal`` file is itself a parqueens
+    checkpoint, which opening the path would destroy.  Raises
+    :class:`CheckpointError`."""
+    if writing and path.endswith(SIDE_SUFFIXES):
+        suffix = next(s for s in SIDE_SUFFIXES if path.endswith(s))
+        raise CheckpointError(
+            f"{path}: a checkpoint's name cannot end in {suffix} (SQLite keeps its own "
+            f"files named so beside {path.removesuffix(suffix)}, and would remove it); "
+            f"choose another name"
+        )
+    for suffix in SIDE_SUFFIXES:
+        if _is_checkpoint(path + suffix):
+            raise CheckpointError(
+                f"{path}: {path + suffix} is a parqueens checkpoint, which SQLite would "
+                f"take as {os.path.basename(path)}'s {suffix[1:]} file and remove; rename "
+                f"it to a name that does not end in {suffix} before using {path}"
+            )
+
+
+def _is_checkpoint(path):
+    """Whether the file at ``path`` is a parqueens checkpoint (an SQLite file
+    whose ``meta`` names a parqueens format), read without changing it."""
+    try:
+        with open(path, "rb") as f:
+            if f.read(16) != b"SQLite format 3\x00":
+                return False  # SQLite's own side files have other headers
+        db = sqlite3.connect(f"file:{_quote(path)}?mode=ro&immutable=1", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        finally:
+            db.close()
+    except (OSError, sqlite3.Error):
+        return False
+    return bool(row) and str(row[0]).startswith("parqueens-checkpoint")
+
 
 def _holder_record():
     """This process as a checkpoint's holder: JSON-ready."""
@@ -164,6 +209,7 @@ class CheckpointFile:
         self.db = None
         self._holder = None
         self.readonly = readonly = params is None
+        check_name(self.path, not readonly)
         exists = os.path.exists(self.path)
         if readonly and not exists:
             raise CheckpointError(f"{self.path}: no such checkpoint file")
