@@ -133,6 +133,11 @@ def _holder_record():
     }
 
 
+def worker_name():
+    """This process as the origin of the units it computes: ``HOST/PID``."""
+    return f"{socket.gethostname()}/{os.getpid()}"
+
+
 def _started(pid):
     """When process ``pid`` started (seconds since the epoch), or None."""
     import psutil

@@ -263,7 +263,7 @@ def run_plan(plan, *, progress=False, recheck=None):
     tally, todo, held = _resume(split, checkpoint, unique)
     rechecked = 0
     if held:
-        rechecked = _recheck(split, held, checkpoint.path, unique, recheck, plan.jobs, plan.backend)
+        rechecked = _recheck(split, held, checkpoint, unique, recheck, plan.jobs, plan.backend)
     nodes = plan.nodes and tally.counted  # not for a total resumed units leave unknown
     run_jobs = max(1, min(split.jobs, len(todo)))  # what runs: no more than the units left
     _dispatch(
@@ -289,15 +289,18 @@ def run_plan(plan, *, progress=False, recheck=None):
         conflict=split.conflict,
         rechecked=rechecked,
     )
-    if unique or split.method == "join":  # the join's classes check its total, always
-        orbits = classes(split.method, n, tally, checkpoint if result.resumed else None)
+    if units_classified(split.method, n, unique) or split.method == "join":
+        # Checked always where they can be: the join's classes check its
+        # total (Burnside), a search's its classes against the total and the turns.
+        stored = checkpoint if result.resumed else None
+        orbits = classes(split.method, n, tally, stored, whole=not plan.fixed)
     if unique:
         result.orbits, result.fundamental = orbits, sum(orbits.values())
         result.half_turn, result.quarter_turn = fixed_by_turns(orbits)
     result.seconds = result.run_seconds = time.perf_counter() - start + plan.build_seconds
     if checkpoint is not None:
         if not todo:  # all read back: the units must still add up to the record
-            checkpoint.check_total(n, result.total)
+            checkpoint.check_total(n, result.total, result.fundamental)
         checkpoint.finish_run(n, result.total, result.fundamental)
         # The stored chunks' time of every run of n, this one's included:
         # the same figure however many runs it took.
@@ -340,7 +343,7 @@ def _resume(plan, checkpoint, unique):
     done = (
         {}
         if checkpoint is None
-        else checkpoint.begin_run(plan.n, plan.depth, len(plan.units), classified)
+        else checkpoint.begin_run(plan.n, plan.depth, len(plan.units), classified, plan.method)
     )
     todo = []
     for unit in plan.units:
@@ -351,22 +354,79 @@ def _resume(plan, checkpoint, unique):
     return tally, todo, done
 
 
-#: Units searched again on resume when ``recheck`` is None.
+#: The least number of stored units searched again on resume when
+#: ``recheck`` is None (see :func:`default_sample`).
 RECHECK_UNITS = 2
 
+#: The time budget of the default recheck: this share of the work time
+#: stored with the units resumed (see :func:`default_sample`).
+RECHECK_SHARE = 0.02
 
-def _recheck(plan, held, path, unique, share, jobs, backend):
-    """Search a sample of the units ``held`` by the checkpoint at ``path``
-    again and compare (see :func:`run_count`'s ``recheck``); returns how
-    many were searched (all equal, else :class:`ResultMismatch`)."""
+
+def default_sample(plan, held, checkpoint, rng=None):
+    """The stored units a resume searches again by default (``recheck``
+    None): a set of unit ids.
+
+    At least one unit of each *origin* (the process that computed units,
+    and the run that stored them: :meth:`parqueens.run.store.RunStore.unit_origins`),
+    so that a faulty machine or Dask worker that got its units wrong is met
+    whichever it was; then units at random while their estimated time
+    (the stored work time of n spread by the units' shares,
+    :func:`parqueens.search.units.work_shares`) fits in
+    :data:`RECHECK_SHARE` of the stored work time; at least
+    :data:`RECHECK_UNITS` in all.  Units this run stored itself (a library
+    run resumed on the same store) come last."""
+    from ..search.units import work_shares
+
+    rng = rng or random.Random()
+    stored = [u for u in plan.units if u.id in held]
+    share = dict(zip((u.id for u in plan.units), work_shares(plan.units), strict=True))
+    spread = sum(share[u.id] for u in stored) or 1.0
+    seconds = checkpoint.work_seconds(plan.n)
+    cost = {u.id: share[u.id] / spread * seconds for u in stored}
+    budget = RECHECK_SHARE * seconds
+    origins = checkpoint.unit_origins(plan.n)
+    mine = checkpoint.run_origin()
+    groups = {}
+    for u in stored:
+        groups.setdefault(origins.get(u.id), []).append(u.id)
+    chosen = set()
+    if len(groups) > 1 or None not in groups:  # one pick per origin (none in a 0.2.0 file)
+        each = budget / len(groups)
+        for origin, ids in groups.items():
+            if mine is None or origin != mine:
+                cheap = [i for i in ids if cost[i] <= each]
+                chosen.add(rng.choice(cheap) if cheap else min(ids, key=cost.get))
+    rest = [u.id for u in stored if u.id not in chosen]
+    rng.shuffle(rest)
+    rest.sort(key=lambda i: origins.get(i) == mine and mine is not None)  # this run's last
+    left = budget - sum(cost[i] for i in chosen)
+    for i in rest:
+        if cost[i] <= left:
+            chosen.add(i)
+            left -= cost[i]
+    for i in sorted(rest, key=cost.get):  # the least, the cheapest
+        if len(chosen) >= min(RECHECK_UNITS, len(stored)):
+            break
+        chosen.add(i)
+    return chosen
+
+
+def _recheck(plan, held, checkpoint, unique, share, jobs, backend):
+    """Search a sample of the units ``held`` by ``checkpoint`` again and
+    compare (see :func:`run_count`'s ``recheck``; None:
+    :func:`default_sample`); returns how many were searched (all equal,
+    else :class:`ResultMismatch`)."""
+    path = checkpoint.path
     stored = [u for u in plan.units if u.id in held]
     if share is None:
-        k = min(RECHECK_UNITS, len(stored))
+        chosen = default_sample(plan, held, checkpoint)
     else:
         k = math.ceil(check_share(share, "recheck") * len(stored))
+        chosen = {u.id for u in random.Random().sample(stored, k)}
+    k = len(chosen)
     if not k:
         return 0
-    chosen = {u.id for u in random.Random().sample(stored, k)}
     # In the plan's order: the join's units of one configuration share its
     # tables, which a random order would build again and again.
     sample = [u for u in stored if u.id in chosen]
@@ -421,9 +481,8 @@ def _dispatch(plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, pr
                 tally.add(res)
             if checkpoint is not None:
                 now = time.perf_counter()
-                checkpoint.add(
-                    plan.n, [(u.id, r.solutions, r.by_stab, r.nodes) for u, r in pairs], now - t
-                )
+                rows = [(u.id, r.solutions, r.by_stab, r.nodes, r.worker) for u, r in pairs]
+                checkpoint.add(plan.n, rows, now - t)
                 t = now
             finished += len(pairs)
             bar.set_description_str(f"n={plan.n} {finished}/{len(units)} units", refresh=False)

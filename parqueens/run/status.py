@@ -58,13 +58,14 @@ def checkpoint_status(path):
             if not all_units:  # a tiny board, solved without units: its record
                 total, fundamental = s["total"] or 0, s["fundamental"]
             elif s["classified"] and n >= 4 and (method != "join" or finished):
+                whole = not identity.get("fixed")
                 fundamental = (
-                    sum(classes(method, n, tally, store).values())
+                    sum(classes(method, n, tally, store, whole).values())
                     if finished
                     else tally.fundamental
                 )
             if finished and all_units:  # after the classes: their check says more
-                store.check_total(n, tally.total)
+                store.check_total(n, tally.total, fundamental if finished else None)
             share = 0.0 if finished else _done_share(identity, n, s, method)
             sizes.append(
                 {
