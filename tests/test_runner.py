@@ -636,9 +636,9 @@ def test_the_default_recheck_meets_every_origin_within_its_budget(tmp_path):
         held = store.begin_run(12, 0, len(split.units), False, "join")
         origins = store.unit_origins(12)
         for seed in range(5):
-            chosen = runner.default_sample(split, held, store, random.Random(seed))
-            assert {origins[i].split()[0] for i in chosen} == set(workers)
-            assert runner.RECHECK_UNITS <= len(chosen) < len(ids) / 2
+            first, then = runner.default_sample(split, held, store, random.Random(seed))
+            assert {origins[u.id].split()[0] for u in first} == set(workers)
+            assert sorted(u.id for u in first + then) == sorted(ids)
     # The bad worker: each of its units 8 over (Burnside divides), record gone.
     with sqlite3.connect(path) as db:
         db.execute("UPDATE units SET solutions = solutions + 8 WHERE origin LIKE 'bad/%'")

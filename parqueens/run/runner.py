@@ -359,94 +359,99 @@ def _resume(plan, checkpoint, unique):
 RECHECK_UNITS = 2
 
 #: The time budget of the default recheck: this share of the work time
-#: stored with the units resumed (see :func:`default_sample`).
+#: stored with the size's units (see :func:`default_sample`).
 RECHECK_SHARE = 0.02
 
 
 def default_sample(plan, held, checkpoint, rng=None):
     """The stored units a resume searches again by default (``recheck``
-    None): a set of unit ids.
+    None): ``(first, then)``, lists of units.
 
-    At least one unit of each *origin* (the process that computed units,
+    ``first``: one unit of each *origin* (the process that computed units,
     and the run that stored them: :meth:`parqueens.run.store.RunStore.unit_origins`),
     so that a faulty machine or Dask worker that got its units wrong is met
-    whichever it was; then units at random while their estimated time
-    (the stored work time of n spread by the units' shares,
-    :func:`parqueens.search.units.work_shares`) fits in
-    :data:`RECHECK_SHARE` of the stored work time; at least
-    :data:`RECHECK_UNITS` in all.  Units this run stored itself (a library
-    run resumed on the same store) come last."""
+    whichever it was, and at least :data:`RECHECK_UNITS` in all; each the
+    cheapest of a few of its origin's units drawn at random (by their
+    shares of the work, :func:`parqueens.search.units.work_shares`).
+    ``then``: the other stored units in a random order, searched while the
+    time budget lasts (:func:`_recheck`); the join's units by
+    configuration, which share its tables.  Units this run stored itself
+    (a library run resumed on the same store) come last."""
     from ..search.units import work_shares
 
     rng = rng or random.Random()
     stored = [u for u in plan.units if u.id in held]
     share = dict(zip((u.id for u in plan.units), work_shares(plan.units), strict=True))
-    spread = sum(share[u.id] for u in stored) or 1.0
-    seconds = checkpoint.work_seconds(plan.n)
-    cost = {u.id: share[u.id] / spread * seconds for u in stored}
-    budget = RECHECK_SHARE * seconds
-    origins = checkpoint.unit_origins(plan.n)
-    mine = checkpoint.run_origin()
+    origins, mine = checkpoint.unit_origins(plan.n), checkpoint.run_origin()
     groups = {}
     for u in stored:
-        groups.setdefault(origins.get(u.id), []).append(u.id)
-    chosen = set()
-    if len(groups) > 1 or None not in groups:  # one pick per origin (none in a 0.2.0 file)
-        each = budget / len(groups)
-        for origin, ids in groups.items():
-            if mine is None or origin != mine:
-                cheap = [i for i in ids if cost[i] <= each]
-                chosen.add(rng.choice(cheap) if cheap else min(ids, key=cost.get))
-    rest = [u.id for u in stored if u.id not in chosen]
-    rng.shuffle(rest)
-    rest.sort(key=lambda i: origins.get(i) == mine and mine is not None)  # this run's last
-    left = budget - sum(cost[i] for i in chosen)
-    for i in rest:
-        if cost[i] <= left:
-            chosen.add(i)
-            left -= cost[i]
-    for i in sorted(rest, key=cost.get):  # the least, the cheapest
-        if len(chosen) >= min(RECHECK_UNITS, len(stored)):
-            break
-        chosen.add(i)
-    return chosen
+        groups.setdefault(origins.get(u.id), []).append(u)
+    first = []
+    for origin, units in groups.items():
+        if origin is not None and (mine is None or origin != mine):
+            first.append(min(rng.sample(units, min(4, len(units))), key=lambda u: share[u.id]))
+    chosen = {u.id for u in first}
+    rest = [u for u in stored if u.id not in chosen]
+    while len(first) < min(RECHECK_UNITS, len(stored)):
+        first.append(rest.pop(rng.randrange(len(rest))))
+    by_config = {}
+    for u in rest:
+        by_config.setdefault(getattr(u, "config", u.id), []).append(u)
+    configs = list(by_config.values())
+    rng.shuffle(configs)
+    then = [u for units in configs for u in units]
+    then.sort(key=lambda u: mine is not None and origins.get(u.id) == mine)  # this run's last
+    return first, then
 
 
 def _recheck(plan, held, checkpoint, unique, share, jobs, backend):
     """Search a sample of the units ``held`` by ``checkpoint`` again and
     compare (see :func:`run_count`'s ``recheck``; None:
-    :func:`default_sample`); returns how many were searched (all equal,
-    else :class:`ResultMismatch`)."""
-    path = checkpoint.path
+    :func:`default_sample`'s, the second part while :data:`RECHECK_SHARE`
+    of the stored work time lasts); returns how many were searched (all
+    equal, else :class:`ResultMismatch`)."""
     stored = [u for u in plan.units if u.id in held]
     if share is None:
-        chosen = default_sample(plan, held, checkpoint)
+        first, then = default_sample(plan, held, checkpoint)
+        budget = RECHECK_SHARE * checkpoint.work_seconds(plan.n)
     else:
         k = math.ceil(check_share(share, "recheck") * len(stored))
         chosen = {u.id for u in random.Random().sample(stored, k)}
-    k = len(chosen)
-    if not k:
-        return 0
-    # In the plan's order: the join's units of one configuration share its
-    # tables, which a random order would build again and again.
-    sample = [u for u in stored if u.id in chosen]
+        # In the plan's order: the join's units of one configuration share
+        # its tables, which a random order would build again and again.
+        first, then, budget = [u for u in stored if u.id in chosen], [], 0.0
+    left = [u.id for u in plan.units if u.id not in held]
+    hint = "" if len(first) == len(stored) else "; --recheck 1 checks them all"
+    end = time.perf_counter() + budget
+    searched = 0
+    for units in (first, then):
+        jobs_now = max(1, min(jobs, len(units)))
+        chunks = iter_chunks(units, jobs=jobs_now, unique=unique, backend=backend)
+        with contextlib.closing(chunks):  # closed early: its threads stop
+            for pairs in _retold(chunks, left):
+                for unit, res in pairs:
+                    _compare(plan, checkpoint.path, unit, res, held[unit.id], unique, hint)
+                searched += len(pairs)
+                if units is then and time.perf_counter() > end:
+                    return searched
+    return searched
+
+
+def _compare(plan, path, unit, res, stored_result, unique, hint):
+    """Raise :class:`ResultMismatch` if a unit searched again (``res``)
+    differs from its stored result (``hint``: said after)."""
+    solutions, by_stab, _ = stored_result
     # Units stored with their classes may serve a run without them: then
     # the solutions alone are compared.
     classes = units_classified(plan.method, plan.n, unique)
-    chunks = iter_chunks(sample, jobs=min(jobs, k), unique=unique, backend=backend)
-    for pairs in _retold(chunks, [u.id for u in plan.units if u.id not in held]):
-        for unit, res in pairs:
-            solutions, by_stab, _ = held[unit.id]
-            if res.solutions != solutions or (classes and res.by_stab != by_stab):
-                raise ResultMismatch(
-                    f"{path}: n = {plan.n}, unit {unit.id}: stored {solutions} "
-                    f"solutions (classes {list(by_stab)}), searched again {res.solutions} "
-                    f"(classes {list(res.by_stab)}); the stored result is wrong (a faulty "
-                    f"machine, or a file edited with its checksum), so the run stops: "
-                    f"{forget_unit_hint(path, plan.n, unit.id)}"
-                    + ("" if k == len(stored) else "; --recheck 1 checks them all")
-                )
-    return k
+    if res.solutions != solutions or (classes and res.by_stab != by_stab):
+        raise ResultMismatch(
+            f"{path}: n = {plan.n}, unit {unit.id}: stored {solutions} "
+            f"solutions (classes {list(by_stab)}), searched again {res.solutions} "
+            f"(classes {list(res.by_stab)}); the stored result is wrong (a faulty "
+            f"machine, or a file edited with its checksum), so the run stops: "
+            f"{forget_unit_hint(path, plan.n, unit.id)}{hint}"
+        )
 
 
 def _retold(chunks, unit_ids):
