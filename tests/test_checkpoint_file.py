@@ -418,3 +418,34 @@ def test_a_checkpoint_named_like_sqlites_side_files_is_refused(cli, tmp_path, su
     # status still reads the file itself.
     assert cli("status", side).returncode == 2  # holds no run yet, but it is read
     assert sha256(side) == before
+
+
+def test_a_killed_holder_not_yet_reaped_holds_nothing(tmp_path):
+    # A batch driver that kills a run (p.kill()) and starts the next before
+    # p.wait(): the killed run is a zombie, which is dead.
+    import subprocess
+
+    import psutil
+
+    path = tmp_path / "z.db"
+    identity = {"method": "join", "unique": False, "fixed": []}
+    code = (
+        "import sys, time; from parqueens.run.store import RunStore; "
+        f"s = RunStore(sys.argv[1], {{'command': 'count'}}); s.claim({identity!r}); "
+        "print('held', flush=True); time.sleep(60)"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline() == "held\n"
+        os.kill(p.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while psutil.Process(p.pid).status() != psutil.STATUS_ZOMBIE:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        with RunStore(path, {"command": "count"}) as store:
+            assert store.holder() is None
+            store.claim(identity)  # taken over, not "in use by another parqueens run"
+            assert store.holder()["pid"] == os.getpid()
+    finally:
+        p.kill()
+        p.wait()
