@@ -700,3 +700,20 @@ def test_which_versions_read_which_files(cli, tmp_path):
         r = cli("count", 9, "--checkpoint", other)
         assert_one_line_error(r)
         assert f"was written by parqueens {version}, this is 0.3.0" in r.stderr
+
+
+def test_the_method_that_counted_a_size_resumes_it(cli, tmp_path):
+    # n = 3 is below the join: the default counts it by plain, and a file of
+    # the default's run serves `--method plain` (and d4, which is plain at
+    # n = 3) for that size; another method, or another size, is another run.
+    path = tmp_path / "three.db"
+    assert cli("count", 3, "--checkpoint", path, "-q").stdout == "0\n"
+    for method in ("plain", "d4"):
+        r = cli("count", 3, "--method", method, "--checkpoint", path)
+        assert (r.returncode, r.stdout) == (0, "0\n"), r.stderr
+        assert "resumed 2 of 2 units" in r.stderr
+    assert json.loads(cli("status", path, "--json").stdout)["sizes"][0]["method"] == "plain"
+    for args in (["count", 3, "--method", "mirror"], ["count", 4, "--method", "plain"]):
+        r = cli(*args, "--checkpoint", path)
+        assert_one_line_error(r)
+        assert "belongs to another run (method: 'join' there, " in r.stderr

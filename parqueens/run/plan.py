@@ -178,7 +178,7 @@ class CountPlan:
         store = self.checkpoint
         if store is None or self.direct:
             return
-        store.check_identity(self.identity)
+        store.check_identity(self.identity, (self.n, self.method))
         store.check_size(self.n)
         store.check_can_run(self.n)
         store.check_method(self.n, self.method)
@@ -193,7 +193,7 @@ class CountPlan:
         :class:`parqueens.run.store.CheckpointInUse`)."""
         if self.checkpoint is not None and not self.direct:
             self.check_checkpoint()
-            self.checkpoint.claim(self.identity)
+            self.checkpoint.claim(self.identity, (self.n, self.method))
 
     def deep_split(self):
         """The default split depth of n when the split depth asked for is

@@ -320,12 +320,16 @@ class RunStore(CheckpointFile):
             raise self._damaged(f"n = {bad[0]}: the total is not a number")
         self.params = stored
 
-    def claim(self, identity):
+    def claim(self, identity, counts=None):
         """Take this file for the run ``identity`` (a dict, see
         :func:`parqueens.run.plan.run_identity`): in one transaction, check
         that no other live process holds the file, that it belongs to this
         run (the first run to claim a file records its identity), and hold
         it until :meth:`close`.  A refused claim changes nothing.
+        ``counts``: ``(n, method)``, the size this run counts and the method
+        that counts it: a size that method counted in the file is its to
+        resume, whatever method the file's run names (``count 3`` by the
+        default, plain at n = 3, resumed by ``count 3 --method plain``).
 
         Raises :class:`CheckpointInUse` if another live process holds it;
         :class:`CheckpointError` if the file's run differs in method or
@@ -339,24 +343,32 @@ class RunStore(CheckpointFile):
                 f"open it with parameters to run with it"
             )
         if self.read_only_file:  # nothing can change it: checked only
-            self._check_identity(self.identity(), identity)
+            self._check_identity(self.identity(), identity, counts)
             return
         with self._transaction():
             self._take_hold()
-            self._check_identity(self.identity(), identity)
+            self._check_identity(self.identity(), identity, counts)
 
-    def check_identity(self, identity):
+    def check_identity(self, identity, counts=None):
         """Refuse a file that belongs to another run than ``identity`` (see
-        :meth:`claim`), reading only; a file without a run takes any.
+        :meth:`claim`, and its ``counts``), reading only; a file without a
+        run takes any.
 
         Raises :class:`CheckpointError`."""
         stored = self.identity()
         if stored is None and set(identity) <= set(self.params):
             stored = {k: self.params[k] for k in identity}
         if stored is not None:
-            self._check_params(stored, identity, skip={"unique"})
+            self._check_params(stored, identity, skip=self._per_size(counts))
 
-    def _check_identity(self, stored, identity):
+    def _per_size(self, counts):
+        """The identity's keys checked per size (``unique``; ``method`` where
+        the size of ``counts`` was counted in the file by its method)."""
+        if counts is not None and self.unit_method(counts[0]) == counts[1]:
+            return {"unique", "method"}
+        return {"unique"}
+
+    def _check_identity(self, stored, identity, counts=None):
         if stored is None and set(identity) <= set(self.params):
             # made by the command line, whose parameters name the run
             stored = {k: self.params[k] for k in identity}
@@ -366,7 +378,7 @@ class RunStore(CheckpointFile):
                 "INSERT INTO meta VALUES ('run', ?)", (json.dumps(identity, sort_keys=True),)
             )
             return
-        self._check_params(stored, identity, skip={"unique"})  # unique: per size
+        self._check_params(stored, identity, skip=self._per_size(counts))
 
     def identity(self):
         """The identity of the run recorded by :meth:`claim` (a dict:
