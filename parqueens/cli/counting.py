@@ -147,8 +147,8 @@ def _claim(args, plans):
     leaves it as it was) and hold it, before any output; then say when the
     checkpoint keeps its own method."""
     for p in plans:
-        p.check_checkpoint()
-    plans[0].claim()
+        p.check_checkpoint(args.recheck)
+    plans[0].claim(args.recheck)
     _note_kept(args, plans)
 
 

@@ -257,7 +257,7 @@ def run_plan(plan, *, progress=False, recheck=None):
     if plan.jobs is None:  # planned before its Dask cluster was reached
         plan = plan.with_jobs(plan.asked_jobs)
     n, unique, checkpoint = plan.n, plan.unique, plan.checkpoint
-    plan.claim()
+    plan.claim(recheck)
     split = plan.split  # its kernels are loaded in a helper thread (Ctrl-C)
     start = time.perf_counter()
     tally, todo, held = _resume(split, checkpoint, unique)

@@ -565,9 +565,12 @@ class RunStore(CheckpointFile):
 
     def check_size(self, n):
         """Read the record and the units of board size n (if any), checking
-        their checksums.  Raises :class:`CheckpointError`."""
-        self._runs(n)
-        self._units(n)
+        their checksums.  Returns ``(units_total, classified, units)``:
+        the record's (None, None if n has none) and the stored units, as
+        :meth:`begin_run` returns them.  Raises :class:`CheckpointError`."""
+        runs = self._runs(n)
+        units = self._units(n)
+        return (runs[0].units_total, runs[0].classified, units) if runs else (None, None, units)
 
     def check_classified(self, n, classified):
         """Refuse a run of n that needs the units' symmetry classes
