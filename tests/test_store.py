@@ -717,3 +717,21 @@ def test_the_method_that_counted_a_size_resumes_it(cli, tmp_path):
         r = cli(*args, "--checkpoint", path)
         assert_one_line_error(r)
         assert "belongs to another run (method: 'join' there, " in r.stderr
+
+
+def test_full_disk_after_the_new_file_is_published_says_open(tmp_path, monkeypatch):
+    # The file was created whole (its tables published); opening it to
+    # write failed: not "cannot create", and the file stays a checkpoint.
+    monkeypatch.setattr(
+        checkpoint_file.sqlite3, "connect", _failing("PRAGMA wal_autocheckpoint", "disk I/O error")
+    )
+    monkeypatch.setattr(checkpoint_file, "_free_bytes", lambda folder: 4096)
+    path = tmp_path / "c.sqlite"
+    with pytest.raises(CheckpointError) as info:
+        RunStore(path, {"a": 1})
+    assert str(info.value) == (
+        f"{path}: no space left on the disk, cannot open the checkpoint (disk I/O error)"
+    )
+    monkeypatch.undo()
+    with RunStore(path) as store:
+        assert store.params == {"a": 1}

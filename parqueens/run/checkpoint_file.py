@@ -255,7 +255,9 @@ class CheckpointFile:
             if self.db is not None:
                 self.db.close()
             if isinstance(exc, sqlite3.Error):
-                raise self._error(exc, "create" if empty else "open") from None
+                # A file published before the failure was created whole: opening it failed.
+                made = not exists and os.path.isfile(self.path) and os.path.getsize(self.path)
+                raise self._error(exc, "create" if empty and not made else "open") from None
             raise
 
     def _connect(self, query, path=None):

@@ -14,6 +14,7 @@ import argparse
 import os
 import re
 import signal
+import sys
 import time
 
 import joblib
@@ -728,3 +729,25 @@ def test_a_second_interrupt_while_leaving_leaves_at_once(monkeypatch):
     with pytest.raises(SystemExit):  # after the stand-in os._exit returns
         cli_package._exit(130)
     assert left == [130]
+
+
+def test_stderr_on_a_full_disk_keeps_the_exit_code(tmp_path, monkeypatch, capsys):
+    # The refusal cannot be said (stderr's disk is full): still exit code 2,
+    # not Python's 1 for an error raised while reporting one.
+    import errno
+
+    from parqueens.cli import main
+
+    class Full:
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def flush(self):
+            pass
+
+        def isatty(self):
+            return False
+
+    monkeypatch.setattr(sys, "stderr", Full())
+    assert main(["count", "5", "--checkpoint", str(tmp_path / "no" / "c.db")]) == 2
+    assert main(["count", "9"]) == 0 and capsys.readouterr().out == "352\n"
