@@ -57,7 +57,7 @@ def checkpoint_status(path):
             total, fundamental = tally.total, None
             if not all_units:  # a tiny board, solved without units: its record
                 total, fundamental = s["total"] or 0, s["fundamental"]
-            elif s["classified"] and n >= 4 and (method != "join" or finished):
+            elif s["classified"] and (method != "join" or finished):
                 whole = not identity.get("fixed")
                 fundamental = (
                     sum(classes(method, n, tally, store, whole).values())
@@ -78,7 +78,8 @@ def checkpoint_status(path):
                     "total": total,
                     "fundamental": fundamental,
                     "seconds": s["seconds"],
-                    "seconds_left": s["seconds"] * (1 - share) / share if share else None,
+                    # Shares add up in floats: never "-0.0 s" left.
+                    "seconds_left": max(0.0, s["seconds"] * (1 - share) / share) if share else None,
                 }
             )
     return {
