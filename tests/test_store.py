@@ -735,3 +735,23 @@ def test_full_disk_after_the_new_file_is_published_says_open(tmp_path, monkeypat
     monkeypatch.undo()
     with RunStore(path) as store:
         assert store.params == {"a": 1}
+
+
+def test_a_read_only_mount_is_not_told_to_chmod(cli, tmp_path, monkeypatch):
+    path = tmp_path / "m.db"
+    assert cli("count", 10, "--checkpoint", path, "-q").returncode == 0
+    sql(path, "DELETE FROM units WHERE rowid = 1")  # work left: a write is needed
+    _read_only(monkeypatch, path)
+    real = os.statvfs
+
+    class ReadOnlyMount:
+        def __init__(self, where):
+            self.f_flag = real(where).f_flag | os.ST_RDONLY
+
+    monkeypatch.setattr(checkpoint_file.os, "statvfs", ReadOnlyMount)
+    r = cli("count", 10, "--checkpoint", path)
+    assert_one_line_error(r)
+    assert r.stderr == (
+        f"parqueens: error: {path} is on a read-only file system; copy it to a writable one "
+        f"or use another file\n"
+    )

@@ -281,11 +281,7 @@ class CheckpointFile:
         cannot be written, else hold the file if this store does not yet
         (:meth:`parqueens.run.store.RunStore.claim` usually took the hold)."""
         if self.read_only_file:
-            name = self._read_only_name()
-            raise CheckpointError(
-                f"{name or self.path} is read-only; make it writable (chmod u+w) or use "
-                f"another file"
-            )
+            raise _read_only(self._read_only_name() or self.path)
         if self._holder is None and not self.db.in_transaction:
             with self._transaction():
                 self._take_hold()
@@ -476,9 +472,7 @@ class CheckpointFile:
                 f"create {os.path.basename(self.path)}-wal there)"
             )
         if name.startswith("SQLITE_READONLY"):
-            return CheckpointError(
-                f"{self.path} is read-only; make it writable (chmod u+w) or use another file"
-            )
+            return _read_only(self.path)
         if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
             return CheckpointError(
                 f"{self.path} is locked by another process ({exc}); "
@@ -527,6 +521,20 @@ class CheckpointFile:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _read_only(path):
+    """The CheckpointError of a file that cannot be written: on a read-only
+    file system (a read-only mount, which chmod cannot change), or itself."""
+    try:
+        mounted = os.statvfs(os.path.dirname(os.path.abspath(path))).f_flag & os.ST_RDONLY
+    except (OSError, AttributeError):  # no statvfs (Windows)
+        mounted = False
+    if mounted:
+        return CheckpointError(
+            f"{path} is on a read-only file system; copy it to a writable one or use another file"
+        )
+    return CheckpointError(f"{path} is read-only; make it writable (chmod u+w) or use another file")
 
 
 def _name(exc):
