@@ -172,9 +172,11 @@ def run_count(
     recheck : float or None
         With a checkpoint: the share (0 to 1) of the units taken from it
         that are searched again and compared with what it holds, before
-        the others run; None: :data:`RECHECK_UNITS` of them at random, 0:
-        none.  A stored result that a faulty machine computed wrong passes
-        its checksum; only recomputing finds it.
+        the others run; None: :func:`default_sample`'s (a unit of each
+        process that computed units, then units at random for
+        :data:`RECHECK_SHARE` of the stored work time), 0: none.  A stored
+        result that a faulty machine computed wrong passes its checksum;
+        only recomputing finds it for sure.
 
     Returns
     -------
