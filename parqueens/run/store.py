@@ -153,11 +153,12 @@ def forget_unit_hint(path, n, unit_id):
     )
 
 
-def _run_checksum(
-    n, split_depth, units_total, classified, finished, total, fundamental, method=None, **kw
-):
-    # Not the seconds, which each stored chunk adds to.  ``version=``: the file's.
-    version = kw.get("version", __version__)
+def _run_checksum(*fields, version=__version__):
+    """The checksum of a size's record: ``fields`` are ``n, split_depth,
+    units_total, classified, finished, total, fundamental[, method]`` (not
+    the seconds, which each stored chunk adds to); ``version``: the file's."""
+    n, split_depth, units_total, classified, finished, total, fundamental = fields[:7]
+    method = fields[7] if len(fields) > 7 else None
     more = () if version in _VERSIONS_2 else (method,)
     fields = (split_depth, units_total, int(bool(classified)), int(bool(finished)))
     return _checksum(version, "run", n, *fields, total, fundamental, *more)
@@ -457,20 +458,9 @@ class RunStore(CheckpointFile):
             ).fetchall()
         out = []
         for row in rows:
-            n_, depth, units_total, classified, seconds, finished, total, fund, method, checksum = (
-                row
-            )
-            bad = checksum != _run_checksum(
-                n_,
-                depth,
-                units_total,
-                classified,
-                finished,
-                total,
-                fund,
-                method,
-                version=self.version,
-            )
+            n_, depth, units_total, classified, seconds, finished, total, fund, method = row[:9]
+            sealed = _run_checksum(*row[:4], *row[5:9], version=self.version)  # not the seconds
+            bad = row[9] != sealed
             if bad or not isinstance(seconds, (int, float)) or not 0 <= seconds < 1e12:
                 what = "does not match its checksum" if bad else "has no valid work time"
                 sql = f"DELETE FROM runs WHERE n = {int(n_)}"
@@ -481,17 +471,8 @@ class RunStore(CheckpointFile):
                 )
             total = None if total is None else int(total)
             fund = None if fund is None else int(fund)
-            run = _Run(
-                n_,
-                depth,
-                units_total,
-                bool(classified),
-                seconds,
-                bool(finished),
-                total,
-                fund,
-                method,
-            )
+            flags = (bool(classified), seconds, bool(finished))
+            run = _Run(n_, depth, units_total, *flags, total, fund, method)
             out.append(run)
         return out
 
@@ -532,17 +513,8 @@ class RunStore(CheckpointFile):
             self._writable()
             if self._columns is _COLUMNS_2:
                 method = None  # a 0.2.0 file: no such column
-            checksum = _run_checksum(
-                n,
-                split_depth,
-                units_total,
-                classified,
-                0,
-                None,
-                None,
-                method,
-                version=self.version,
-            )
+            fields = (n, split_depth, units_total, classified, 0, None, None, method)
+            checksum = _run_checksum(*fields, version=self.version)
             columns = "n, split_depth, units_total, classified, checksum"
             values = [n, split_depth, units_total, int(bool(classified)), checksum]
             if self._columns is _COLUMNS:
@@ -708,17 +680,8 @@ class RunStore(CheckpointFile):
         if fundamental is None:
             fundamental = run.fundamental if run.total == total else None
         self._writable()
-        checksum = _run_checksum(
-            n,
-            run.split_depth,
-            run.units_total,
-            run.classified,
-            1,
-            total,
-            fundamental,
-            run.method,
-            version=self.version,
-        )
+        fields = (n, run.split_depth, run.units_total, run.classified, 1, total, fundamental)
+        checksum = _run_checksum(*fields, run.method, version=self.version)
         with self._sqlite_errors("save"):
             self.db.execute(
                 "UPDATE runs SET finished = 1, total = ?, fundamental = ?, checksum = ? "
