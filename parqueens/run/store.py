@@ -638,8 +638,9 @@ class RunStore(CheckpointFile):
             else:
                 rows.append((*row, origin, unit_checksum(n, uid, s, b, k, origin, version)))
         with self._transaction():
-            marks = ", ".join("?" * len(rows[0])) if rows else ""
-            self.db.executemany(f"INSERT OR REPLACE INTO units VALUES ({marks})", rows)
+            if rows:
+                marks = ", ".join("?" * len(rows[0]))
+                self.db.executemany(f"INSERT OR REPLACE INTO units VALUES ({marks})", rows)
             self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?", (seconds, n))
 
     def wrong_result(self, n, what):
