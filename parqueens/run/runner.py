@@ -427,6 +427,8 @@ def _recheck(plan, held, checkpoint, unique, share, jobs, backend):
     end = time.perf_counter() + budget
     searched = 0
     for units in (first, then):
+        if not units or (units is then and time.perf_counter() > end):
+            break  # the budget spent on the first part already
         jobs_now = max(1, min(jobs, len(units)))
         chunks = iter_chunks(units, jobs=jobs_now, unique=unique, backend=backend)
         with contextlib.closing(chunks):  # closed early: its threads stop
