@@ -35,6 +35,9 @@ D4 = {
     "s8 = s8 + 1": (ADDS_UP, ADDS_UP),  # of 1 (n <= 1 only)
     "nodes = nodes + 1": (OK, OK),  # a statistic (--nodes), in no count
     "origin = 'elsewhere/1 run 0'": (OK, OK),  # which units the recheck samples
+    # The keys: the unit is then another's (none of this run's), searched again.
+    "unit_id = unit_id || 'x'": (OK, OK),
+    "n = 11": (OK, OK),
     # Two columns that agree: the size's sums against its record, the turns.
     "s1 = s1 + 1, solutions = solutions + 8": (RECORD, RECORD),
     D4_TURNS: (TURNS, TURNS),
