@@ -246,21 +246,21 @@ def test_interrupt_between_two_sizes_names_the_last_done(cli, tmp_path, monkeypa
 
 
 def test_a_table_whose_last_size_does_not_add_up_prints_nothing(cli, tmp_path):
-    # n = 11's units add up to 8 more than its record: refused before the
-    # header and the rows of 9 and 10, as a checksum failure is.
+    # n = 10's units add up to 8 more than its record: refused before the
+    # header and the rows of 8 and 9, as a checksum failure is.
     import sqlite3
 
     from checkpoint_helpers import reseal
 
     path = tmp_path / "tt.db"
-    assert cli("table", "9-11", "--checkpoint", path, "-q").returncode == 0
+    assert cli("table", "8-10", "--checkpoint", path, "-q").returncode == 0
     with sqlite3.connect(path) as db:
         db.execute(
             "UPDATE units SET solutions = solutions + 8 "
-            "WHERE unit_id = (SELECT unit_id FROM units WHERE n = 11 LIMIT 1)"
+            "WHERE unit_id = (SELECT unit_id FROM units WHERE n = 10 LIMIT 1)"
         )
     db.close()
     reseal(path)
-    r = cli("table", "9-11", "--checkpoint", path, "--recheck", 0)
+    r = cli("table", "8-10", "--checkpoint", path, "--recheck", 0)
     assert_one_line_error(r)
-    assert f"the units of n = 11 add up to {A000170[11] + 8}, but n = 11 was finished" in r.stderr
+    assert f"the units of n = 10 add up to {A000170[10] + 8}, but n = 10 was finished" in r.stderr
