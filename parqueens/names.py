@@ -5,7 +5,7 @@ every usage error answer without loading numba, numpy or joblib.  Each fact
 lives here once; the modules that act on it import it from here.
 """
 
-VERSION = "0.2.0"
+VERSION = "0.3.0"
 
 #: Largest board size: the kernels hold a row in a ``uint64`` mask.
 MAX_N = 64

@@ -45,11 +45,17 @@ def remove_stale(folder, name, suffix=".part"):
 
 def pid_alive(pid):
     """Whether a process with this id runs on this machine (another user's
-    process counts as running)."""
+    process counts as running; a zombie, killed but not yet reaped by its
+    parent, does not: it holds nothing and never runs again)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except OSError:  # another user's process: alive
         return True
-    return True
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:  # gone meanwhile, or not to be read: as kill() said
+        return psutil.pid_exists(pid)

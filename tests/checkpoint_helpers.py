@@ -1,5 +1,6 @@
 """Shared by the tests that look inside checkpoint files: SQL on a file, its
-digest, and the units that a run in another process has stored so far."""
+digest, its rows' checksums made valid again after an edit, and the units
+that a run in another process has stored so far."""
 
 import hashlib
 import os
@@ -52,3 +53,31 @@ def wait_for_units(proc, path, at_least=1, deadline=60):
             )
         time.sleep(0.01)
     raise AssertionError(f"no {at_least} units stored in {path} within {deadline} s")
+
+
+def reseal(path):
+    """Give every row of the checkpoint at ``path`` (format 3) the checksum
+    that parqueens would store with it: a file edited with its checksums,
+    as a faulty machine writes one."""
+    from parqueens.run.store import _run_checksum, unit_checksum
+
+    db = sqlite3.connect(path)
+    with db:
+        [[version]] = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchall()
+        units = db.execute(
+            "SELECT n, unit_id, solutions, s1, s2, s4, s8, nodes, origin FROM units"
+        ).fetchall()
+        for n, uid, s, s1, s2, s4, s8, nodes, origin in units:
+            by_stab = tuple(int(x) for x in (s1, s2, s4, s8))
+            checksum = unit_checksum(n, uid, int(s), by_stab, int(nodes), origin, version)
+            db.execute(
+                "UPDATE units SET checksum = ? WHERE n = ? AND unit_id = ?", (checksum, n, uid)
+            )
+        runs = db.execute(
+            "SELECT n, split_depth, units_total, classified, finished, total, fundamental, "
+            "method FROM runs"
+        ).fetchall()
+        for row in runs:
+            checksum = _run_checksum(*row, version=version)
+            db.execute("UPDATE runs SET checksum = ? WHERE n = ?", (checksum, row[0]))
+    db.close()

@@ -384,3 +384,68 @@ def test_devices_and_fifos_are_no_checkpoints(cli, tmp_path):
             assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
             assert "is not a regular file (a device or FIFO)" in r.stderr
     assert not os.path.exists("/dev/null-journal")
+
+
+# ---------------------------------------------------------------- names SQLite uses
+
+
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal"])
+def test_a_checkpoint_named_like_sqlites_side_files_is_refused(cli, tmp_path, suffix):
+    from checkpoint_helpers import sha256
+
+    side = tmp_path / f"runs.db{suffix}"
+    r = cli("count", 5, "--checkpoint", side)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == (
+        f"parqueens: error: {side}: a checkpoint's name cannot end in {suffix} (SQLite keeps "
+        f"its own files named so beside {tmp_path / 'runs.db'}, and would remove it); "
+        f"choose another name\n"
+    )
+    assert os.listdir(tmp_path) == []
+    # One made under another name and renamed so (by an earlier version, by
+    # hand): X is refused while X-wal is a checkpoint, and X-wal is kept.
+    RunStore(tmp_path / "made.db", {"command": "count"}).close()
+    os.rename(tmp_path / "made.db", side)
+    before = sha256(side)
+    runs = tmp_path / "runs.db"
+    for args in (["count", 5, "--checkpoint", runs], ["status", runs]):
+        r = cli(*args)
+        assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1
+        assert f"{side} is a parqueens checkpoint, which SQLite would take as runs.db's" in r.stderr
+    with pytest.raises(CheckpointError, match="rename it to a name that does not end in"):
+        RunStore(tmp_path / "runs.db", {"command": "count"})
+    assert sha256(side) == before and sorted(os.listdir(tmp_path)) == [side.name]
+    # status still reads the file itself.
+    assert cli("status", side).returncode == 2  # holds no run yet, but it is read
+    assert sha256(side) == before
+
+
+def test_a_killed_holder_not_yet_reaped_holds_nothing(tmp_path):
+    # A batch driver that kills a run (p.kill()) and starts the next before
+    # p.wait(): the killed run is a zombie, which is dead.
+    import subprocess
+
+    import psutil
+
+    path = tmp_path / "z.db"
+    identity = {"method": "join", "unique": False, "fixed": []}
+    code = (
+        "import sys, time; from parqueens.run.store import RunStore; "
+        f"s = RunStore(sys.argv[1], {{'command': 'count'}}); s.claim({identity!r}); "
+        "print('held', flush=True); time.sleep(60)"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline() == "held\n"
+        os.kill(p.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while psutil.Process(p.pid).status() != psutil.STATUS_ZOMBIE:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        with RunStore(path, {"command": "count"}) as store:
+            assert store.holder() is None
+            store.claim(identity)  # taken over, not "in use by another parqueens run"
+            assert store.holder()["pid"] == os.getpid()
+    finally:
+        p.kill()
+        p.wait()

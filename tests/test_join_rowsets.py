@@ -244,7 +244,7 @@ def test_checkpoint_of_22_interrupted_and_resumed(tmp_path, monkeypatch):
     expected = sum(_count(n, small))
     monkeypatch.setattr(join, "join_units", lambda size: list(small))
     # Burnside's classes check a complete count only: not this slice of one
-    monkeypatch.setattr(runner, "classes", lambda *args: None)
+    monkeypatch.setattr(runner, "classes", lambda *args, **kwargs: None)
     path = tmp_path / "22.db"
     real_add = RunStore.add
     calls = []

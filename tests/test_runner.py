@@ -240,8 +240,9 @@ def test_jobs_of_a_resumed_run(tmp_path):
         again = run_count(12, jobs=2, checkpoint=store)
         quiet = run_count(12, jobs=2, checkpoint=store, recheck=0)
     assert first.jobs == min(2, joblib.cpu_count())
-    # nothing left to search, but 2 stored units searched again on 2 threads
-    assert again.resumed == again.units and again.rechecked == 2
+    # nothing left to search, but a sample of the stored units (at least 2)
+    # searched again on 2 threads
+    assert again.resumed == again.units and again.rechecked >= runner.RECHECK_UNITS
     assert again.jobs == min(2, joblib.cpu_count())
     assert (quiet.rechecked, quiet.jobs) == (0, 1)  # nothing searched at all
 
@@ -322,7 +323,7 @@ def test_recheck_default_sample_and_library(tmp_path, monkeypatch):
     with RunStore(path, {"library": 1}) as store:
         r = run_count(11, checkpoint=store)  # every unit stored: only the sample runs
         assert r.total == A000170[11] and r.resumed == r.units
-        assert len(searched) == runner.RECHECK_UNITS
+        assert len(searched) == r.rechecked >= runner.RECHECK_UNITS
         searched.clear()
         run_count(11, checkpoint=store, recheck=0.5)
         assert len(searched) == -(-r.units // 2)
@@ -606,3 +607,46 @@ def test_the_recheck_searches_in_the_plan_order(tmp_path, monkeypatch):
     again = run_count(13, checkpoint=path, recheck=0.5)
     order = [u.id for u in runner.plan_run(13).split.units]
     assert again.rechecked == len(seen[0]) and seen[0] == sorted(seen[0], key=order.index)
+
+
+def test_the_default_recheck_meets_every_origin_within_its_budget(tmp_path):
+    # Units computed by three processes (a Dask worker each, say): the
+    # default sample searches at least one of each again, and within its
+    # time budget otherwise; a worker that got its units wrong is caught on
+    # every resume, whichever of its units is drawn.
+    import random
+
+    from parqueens.run.plan import plan_run
+    from parqueens.run.store import RunStore
+
+    from checkpoint_helpers import reseal
+
+    path = tmp_path / "o.db"
+    assert run_count(12, jobs=1, checkpoint=path).total == A000170[12]
+    workers = ["good-a/11", "good-b/12", "bad/13"]
+    with sqlite3.connect(path) as db:
+        ids = [r[0] for r in db.execute("SELECT unit_id FROM units ORDER BY unit_id")]
+        for i, uid in enumerate(ids):
+            origin = f"{workers[i % 3]} run 0"
+            db.execute("UPDATE units SET origin = ? WHERE unit_id = ?", (origin, uid))
+    db.close()
+    reseal(path)
+    plan = plan_run(12, jobs=1)
+    with RunStore(path, {"command": "run_count", "n": [12], **plan.identity}) as store:
+        split = plan.with_checkpoint(store).split
+        held = store.begin_run(12, 0, len(split.units), False, "join")
+        origins = store.unit_origins(12)
+        for seed in range(5):
+            first, then = runner.default_sample(split, held, store, random.Random(seed))
+            assert {origins[u.id].split()[0] for u in first} == set(workers)
+            assert sorted(u.id for u in first + then) == sorted(ids)
+    # The bad worker: each of its units 8 over (Burnside divides), record gone.
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE units SET solutions = solutions + 8 WHERE origin LIKE 'bad/%'")
+        db.execute("UPDATE runs SET finished = 0, total = NULL, fundamental = NULL")
+    db.close()
+    reseal(path)
+    for _ in range(3):
+        with pytest.raises(ResultMismatch, match="bad|searched again"):
+            run_count(12, jobs=1, checkpoint=path)
+    assert run_count(12, jobs=1, checkpoint=path, recheck=0).total > A000170[12]

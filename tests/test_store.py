@@ -647,3 +647,111 @@ def test_read_only_file_with_work_left_refused_before_the_table(cli, tmp_path, m
     )
     r = cli("table", "10-12", "--checkpoint", path)  # all finished: answered
     assert r.returncode == 0 and "| 12 | 14200 |" in r.stdout
+
+
+# ---------------------------------------------------------------- versions
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+
+
+@pytest.mark.parametrize("method", ["d4", "join"])
+def test_a_file_of_parqueens_0_2_0_resumes_exactly_in_its_own_format(cli, tmp_path, method):
+    # Made by 0.2.0 itself (tests/data/make_checkpoints_0_2_0.py): n = 12
+    # interrupted after half its units; 0.3 finishes it with the exact
+    # counts and writes its rows the 0.2.0 way, which 0.2.0 can still read.
+    path = tmp_path / "old.db"
+    shutil.copy(os.path.join(DATA, f"checkpoint-0.2.0-{method}-n12.db"), path)
+    r = cli("count", 12, "--unique", "--checkpoint", path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[:2] == [f"total {A000170[12]}", f"fundamental {A002562[12]}"]
+    assert "resumed 26 of 52 units" in r.stderr or "resumed 252 of 504 units" in r.stderr
+    [[fmt, version]] = sql(
+        path,
+        "SELECT (SELECT value FROM meta WHERE key = 'format'), "
+        "(SELECT value FROM meta WHERE key = 'version')",
+    )[0]
+    assert (fmt, version) == ("parqueens-checkpoint-2", "0.2.0")
+    [[columns]] = sql(path, "SELECT group_concat(name) FROM pragma_table_info('units')")[0]
+    assert "origin" not in columns
+    r = cli("status", path)
+    assert r.returncode == 0 and f"done: total {A000170[12]}" in r.stdout
+
+
+def test_which_versions_read_which_files(cli, tmp_path):
+    from parqueens.names import VERSION
+    from parqueens.run.store import FORMAT, READS
+
+    assert VERSION == "0.3.0" and FORMAT == "parqueens-checkpoint-3"
+    assert READS == {"parqueens-checkpoint-2": ("0.2.0",), FORMAT: ("0.3.0",)}
+    path = tmp_path / "new.db"
+    assert cli("count", 9, "--checkpoint", path, "-q").returncode == 0
+    assert sql(path, "SELECT value FROM meta WHERE key IN ('format', 'version') ORDER BY key")[
+        0
+    ] == [(FORMAT,), ("0.3.0",)]
+    # A file of another version (0.2.1, or a 0.3 format made by 0.2.0) is refused.
+    for fmt, version in (("parqueens-checkpoint-2", "0.2.1"), (FORMAT, "0.2.0")):
+        other = tmp_path / f"{version}.db"
+        shutil.copy(path, other)
+        sql(
+            other,
+            f"UPDATE meta SET value = '{fmt}' WHERE key = 'format'",
+            f"UPDATE meta SET value = '{version}' WHERE key = 'version'",
+        )
+        r = cli("count", 9, "--checkpoint", other)
+        assert_one_line_error(r)
+        assert f"was written by parqueens {version}, this is 0.3.0" in r.stderr
+
+
+def test_the_method_that_counted_a_size_resumes_it(cli, tmp_path):
+    # n = 3 is below the join: the default counts it by plain, and a file of
+    # the default's run serves `--method plain` (and d4, which is plain at
+    # n = 3) for that size; another method, or another size, is another run.
+    path = tmp_path / "three.db"
+    assert cli("count", 3, "--checkpoint", path, "-q").stdout == "0\n"
+    for method in ("plain", "d4"):
+        r = cli("count", 3, "--method", method, "--checkpoint", path)
+        assert (r.returncode, r.stdout) == (0, "0\n"), r.stderr
+        assert "resumed 2 of 2 units" in r.stderr
+    assert json.loads(cli("status", path, "--json").stdout)["sizes"][0]["method"] == "plain"
+    for args in (["count", 3, "--method", "mirror"], ["count", 4, "--method", "plain"]):
+        r = cli(*args, "--checkpoint", path)
+        assert_one_line_error(r)
+        assert "belongs to another run (method: 'join' there, " in r.stderr
+
+
+def test_full_disk_after_the_new_file_is_published_says_open(tmp_path, monkeypatch):
+    # The file was created whole (its tables published); opening it to
+    # write failed: not "cannot create", and the file stays a checkpoint.
+    monkeypatch.setattr(
+        checkpoint_file.sqlite3, "connect", _failing("PRAGMA wal_autocheckpoint", "disk I/O error")
+    )
+    monkeypatch.setattr(checkpoint_file, "_free_bytes", lambda folder: 4096)
+    path = tmp_path / "c.sqlite"
+    with pytest.raises(CheckpointError) as info:
+        RunStore(path, {"a": 1})
+    assert str(info.value) == (
+        f"{path}: no space left on the disk, cannot open the checkpoint (disk I/O error)"
+    )
+    monkeypatch.undo()
+    with RunStore(path) as store:
+        assert store.params == {"a": 1}
+
+
+def test_a_read_only_mount_is_not_told_to_chmod(cli, tmp_path, monkeypatch):
+    path = tmp_path / "m.db"
+    assert cli("count", 10, "--checkpoint", path, "-q").returncode == 0
+    sql(path, "DELETE FROM units WHERE rowid = 1")  # work left: a write is needed
+    _read_only(monkeypatch, path)
+    real = os.statvfs
+
+    class ReadOnlyMount:
+        def __init__(self, where):
+            self.f_flag = real(where).f_flag | os.ST_RDONLY
+
+    monkeypatch.setattr(checkpoint_file.os, "statvfs", ReadOnlyMount)
+    r = cli("count", 10, "--checkpoint", path)
+    assert_one_line_error(r)
+    assert r.stderr == (
+        f"parqueens: error: {path} is on a read-only file system; copy it to a writable one "
+        f"or use another file\n"
+    )

@@ -8,9 +8,10 @@ from naive import A000170, A002562
 
 
 def test_tally_is_the_runs_arithmetic():
-    # d4 weighs each class by its orbit; mirror doubles; status and resume use it
+    # A d4 unit's solutions are its classes weighed by their orbits (checked
+    # against them by classes()); mirror doubles; status and resume use it.
     t = Tally("d4")
-    t.add(UnitResult(5, (3, 1, 0, 0), 7))
+    t.add(UnitResult(28, (3, 1, 0, 0), 7))
     assert (t.total, t.fundamental, t.orbits) == (28, 4, {8: 3, 4: 1, 2: 0, 1: 0})
     m = Tally("mirror")
     m.add(UnitResult(5, (0, 0, 0, 0), 0))

@@ -142,19 +142,33 @@ def _plans(args, ns, fixed=None):
     return plans, store
 
 
-def _open_store(args, plans):
+def _open_store(args, plans, create=False):
     """The checkpoint of the command (None without --checkpoint): opened to
     write, its parameters the run's identity with the command's name and
-    sizes; for --estimate only read, if it exists."""
+    sizes; for --estimate only read, if it exists.  A new file (none there,
+    or an empty one) is created only with ``create``, once the run is
+    decided (:func:`_with_new_store`): None until then."""
     if args.checkpoint is None:
         return None
     from ..run.store import RunStore
 
+    path = args.checkpoint
+    new = not os.path.exists(path) or (os.path.isfile(path) and not os.path.getsize(path))
     if args.estimate:
-        exists = os.path.isfile(args.checkpoint) and os.path.getsize(args.checkpoint)
-        return RunStore(args.checkpoint) if exists else None
+        return None if new else RunStore(path)
+    if new and not create:
+        return None
     params = {"command": args.command, "n": [p.n for p in plans], **plans[0].identity}
-    return RunStore(args.checkpoint, params)
+    return RunStore(path, params)
+
+
+def _with_new_store(args, plans, store):
+    """``(plans, store)``: with the checkpoint created now if it is new (after
+    the guard of long runs, so that a run refused there creates no file)."""
+    if store is not None or args.checkpoint is None:
+        return plans, store
+    store = _open_store(args, plans, create=True)
+    return [p.with_checkpoint(store) for p in plans], store
 
 
 def _claim(args, plans):
@@ -162,8 +176,8 @@ def _claim(args, plans):
     leaves it as it was) and hold it, before any output; then say when the
     checkpoint keeps its own method."""
     for p in plans:
-        p.check_checkpoint()
-    plans[0].claim()
+        p.check_checkpoint(args.recheck)
+    plans[0].claim(args.recheck)
     _note_kept(args, plans)
 
 
@@ -292,7 +306,7 @@ def cmd_count(args):
             if args.estimate:
                 _note_kept(args, [plan])
                 print_estimate(args, plan)
-                if args.checkpoint:
+                if store is not None and store.stored_units(plan.n):  # else nothing to subtract
                     note(
                         args,
                         "(the estimate is for the whole run; units already finished in "
@@ -300,6 +314,8 @@ def cmd_count(args):
                     )
                 return 0
             guard(args, f"n = {plan.n}", [plan])
+            [plan], store = _with_new_store(args, [plan], store)
+            plan = plan if jobs == args.jobs else plan.with_jobs(jobs)
             _claim(args, [plan])
             from ..run.runner import run_plan
 
@@ -389,6 +405,8 @@ def cmd_table(args):
                     print_estimate(args, p)
                 return 0
             guard(args, f"table {range_text(args.range)}", plans)
+            plans, store = _with_new_store(args, plans, store)
+            plans = [p if jobs == args.jobs else p.with_jobs(jobs) for p in plans]
             _claim(args, plans)
             rows = _table_rows(args, plans)
     finally:

@@ -156,7 +156,8 @@ def add_run_options(p, *, fixed=True, unique="the fundamental solutions"):
         default=None,
         metavar="SHARE",
         help="with --checkpoint: search this share (0 to 1) of the stored units again "
-        "and stop if one differs (default: 2 units at random on resume; 0: none)",
+        "and stop if one differs (default on resume: a unit of each process that computed "
+        "units, then units at random for 2 %% of the stored work time; 0: none)",
     )
     p.add_argument(
         "--backend",

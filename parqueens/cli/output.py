@@ -12,6 +12,7 @@ decides the wording.
 """
 
 import logging
+import os
 import re
 import shlex
 import sys
@@ -60,10 +61,15 @@ def say(message):
     bar (tqdm.write), not into it."""
     text = f"parqueens: {command_line_words(message)}"
     tqdm = sys.modules.get("tqdm")
-    if tqdm is not None and getattr(tqdm.tqdm, "_instances", None):
-        tqdm.tqdm.write(text, file=sys.stderr)
-    else:
-        print(text, file=sys.stderr)
+    try:
+        if tqdm is not None and getattr(tqdm.tqdm, "_instances", None):
+            tqdm.tqdm.write(text, file=sys.stderr)
+        else:
+            print(text, file=sys.stderr)
+    except OSError:
+        # stderr cannot be written (a full disk): nothing can be said, and
+        # the command still ends with its own exit code, not Python's 1.
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the process's life)
 
 
 def note(args, message):

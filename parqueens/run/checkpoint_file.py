@@ -75,6 +75,51 @@ _CREATING = tuple(".creating" + s for s in ("", "-journal", "-wal", "-shm"))
 #: Pages (4 KiB) of write-ahead log after which SQLite copies it into the file.
 _WAL_PAGES = 64
 
+#: The suffixes of the files SQLite keeps beside a database ``X``: it takes
+#: ``X-wal`` as X's write-ahead log (and removes it), so no checkpoint may be
+#: named like one, nor opened while one of them is a checkpoint.
+SIDE_SUFFIXES = ("-wal", "-shm", "-journal")
+
+
+def check_name(path, writing):
+    """Refuse a checkpoint path that SQLite would confuse with another's
+    side files (:data:`SIDE_SUFFIXES`): a name ending in one of them, for a
+    run (``writing``; ``status`` may still read such a file), or a path
+    whose ``-wal``, ``-shm`` or ``-journal`` file is itself a parqueens
+    checkpoint, which opening the path would destroy.  Raises
+    :class:`CheckpointError`."""
+    if writing and path.endswith(SIDE_SUFFIXES):
+        suffix = next(s for s in SIDE_SUFFIXES if path.endswith(s))
+        raise CheckpointError(
+            f"{path}: a checkpoint's name cannot end in {suffix} (SQLite keeps its own "
+            f"files named so beside {path.removesuffix(suffix)}, and would remove it); "
+            f"choose another name"
+        )
+    for suffix in SIDE_SUFFIXES:
+        if _is_checkpoint(path + suffix):
+            raise CheckpointError(
+                f"{path}: {path + suffix} is a parqueens checkpoint, which SQLite would "
+                f"take as {os.path.basename(path)}'s {suffix[1:]} file and remove; rename "
+                f"it to a name that does not end in {suffix} before using {path}"
+            )
+
+
+def _is_checkpoint(path):
+    """Whether the file at ``path`` is a parqueens checkpoint (an SQLite file
+    whose ``meta`` names a parqueens format), read without changing it."""
+    try:
+        with open(path, "rb") as f:
+            if f.read(16) != b"SQLite format 3\x00":
+                return False  # SQLite's own side files have other headers
+        db = sqlite3.connect(f"file:{_quote(path)}?mode=ro&immutable=1", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        finally:
+            db.close()
+    except (OSError, sqlite3.Error):
+        return False
+    return bool(row) and str(row[0]).startswith("parqueens-checkpoint")
+
 
 def _holder_record():
     """This process as a checkpoint's holder: JSON-ready."""
@@ -86,6 +131,11 @@ def _holder_record():
         "command": _command_line(),
         "since": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
+
+
+def worker_name():
+    """This process as the origin of the units it computes: ``HOST/PID``."""
+    return f"{socket.gethostname()}/{os.getpid()}"
 
 
 def _started(pid):
@@ -164,6 +214,7 @@ class CheckpointFile:
         self.db = None
         self._holder = None
         self.readonly = readonly = params is None
+        check_name(self.path, not readonly)
         exists = os.path.exists(self.path)
         if readonly and not exists:
             raise CheckpointError(f"{self.path}: no such checkpoint file")
@@ -204,7 +255,9 @@ class CheckpointFile:
             if self.db is not None:
                 self.db.close()
             if isinstance(exc, sqlite3.Error):
-                raise self._error(exc, "create" if empty else "open") from None
+                # A file published before the failure was created whole: opening it failed.
+                made = not exists and os.path.isfile(self.path) and os.path.getsize(self.path)
+                raise self._error(exc, "create" if empty and not made else "open") from None
             raise
 
     def _connect(self, query, path=None):
@@ -228,11 +281,7 @@ class CheckpointFile:
         cannot be written, else hold the file if this store does not yet
         (:meth:`parqueens.run.store.RunStore.claim` usually took the hold)."""
         if self.read_only_file:
-            name = self._read_only_name()
-            raise CheckpointError(
-                f"{name or self.path} is read-only; make it writable (chmod u+w) or use "
-                f"another file"
-            )
+            raise _read_only(self._read_only_name() or self.path)
         if self._holder is None and not self.db.in_transaction:
             with self._transaction():
                 self._take_hold()
@@ -423,9 +472,7 @@ class CheckpointFile:
                 f"create {os.path.basename(self.path)}-wal there)"
             )
         if name.startswith("SQLITE_READONLY"):
-            return CheckpointError(
-                f"{self.path} is read-only; make it writable (chmod u+w) or use another file"
-            )
+            return _read_only(self.path)
         if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
             return CheckpointError(
                 f"{self.path} is locked by another process ({exc}); "
@@ -474,6 +521,20 @@ class CheckpointFile:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _read_only(path):
+    """The CheckpointError of a file that cannot be written: on a read-only
+    file system (a read-only mount, which chmod cannot change), or itself."""
+    try:
+        mounted = os.statvfs(os.path.dirname(os.path.abspath(path))).f_flag & os.ST_RDONLY
+    except (OSError, AttributeError):  # no statvfs (Windows)
+        mounted = False
+    if mounted:
+        return CheckpointError(
+            f"{path} is on a read-only file system; copy it to a writable one or use another file"
+        )
+    return CheckpointError(f"{path} is read-only; make it writable (chmod u+w) or use another file")
 
 
 def _name(exc):

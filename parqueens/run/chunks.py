@@ -12,7 +12,9 @@ running use these, and this module imports neither.
 
 import functools
 
+from ..names import ORBIT_SIZES
 from .backends import call_interruptibly, parallel, start_workers, worker_failure
+from .checkpoint_file import worker_name
 from .tally import UnitResult
 
 # numpy, the numba kernels and the work units are imported where they are
@@ -69,13 +71,14 @@ def run_chunk(units, unique, nodes=False, stop=None):
         return []
     import numpy as np
 
+    worker = worker_name()  # where it was computed: a Dask worker's, a loky process's
     if _is_join(units):  # each unit's share of the total; no classes, no nodes
         from ..join.units import count_join_units
 
         counts = count_join_units(units[0].n, units, stop)
         if stop is not None and stop[0]:
             raise Stopped
-        return [UnitResult(c) for c in counts]
+        return [UnitResult(c, worker=worker) for c in counts]
     from ..search.units import unit_masks
 
     specs = [unit_masks(unit, unique) for unit in units]
@@ -84,10 +87,17 @@ def run_chunk(units, unique, nodes=False, stop=None):
         raise Stopped
     if counted is None:
         counted = np.zeros(len(units), np.uint64)
-    return [
-        UnitResult(int(s), tuple(int(x) for x in b), int(k))
+    results = [
+        UnitResult(int(s), tuple(int(x) for x in b), int(k), worker)
         for s, b, k in zip(solutions, by_stab, counted, strict=True)
     ]
+    if units[0].method == "d4":
+        # A d4 unit's share of the total is its classes weighed by their
+        # orbits (its search finds other members of them too): stored
+        # beside the classes, so that each checks the other.
+        for res in results:
+            res.solutions = sum(size * c for size, c in zip(ORBIT_SIZES, res.by_stab, strict=True))
+    return results
 
 
 def search_specs(n, specs, nodes=False, stop=None):

@@ -173,31 +173,51 @@ class CountPlan:
         search = self.asked_depth is not None or self.nodes
         return run_identity(self.asked, self.unique, self.fixed, search)
 
-    def check_checkpoint(self):
+    def check_checkpoint(self, recheck=None):
         """Refuse, by reading only, a checkpoint that cannot serve this count
         of n: another run's, n counted by another method, at another split
         depth, or without the classes ``unique`` needs; its stored rows of n
-        are checked against their checksums.  A refusal leaves the file as
-        it was.  Raises :class:`parqueens.run.store.CheckpointError`."""
+        are checked against their checksums, and if all are stored, their
+        sums as a run's end checks them (but with ``recheck`` 1, which
+        searches every unit again and names a wrong one).  A refusal leaves
+        the file as it was.  Raises :class:`parqueens.run.store.CheckpointError`."""
         store = self.checkpoint
         if store is None or self.direct:
             return
-        store.check_identity(self.identity)
-        store.check_size(self.n)
+        store.check_identity(self.identity, (self.n, self.method))
+        stored = store.check_size(self.n)
         store.check_can_run(self.n)
         store.check_method(self.n, self.method)
         if self.split_depth is not None:
             store.check_depth(self.n, self.split_depth)
         store.check_classified(self.n, units_classified(self.method, self.n, self.unique))
+        if recheck is None or recheck < 1:
+            self._check_sums(*stored)
 
-    def claim(self):
-        """Check the checkpoint (:meth:`check_checkpoint`) and hold it for
-        this run (:meth:`parqueens.run.store.RunStore.claim`); nothing without
-        one.  Raises :class:`parqueens.run.store.CheckpointError` (and
-        :class:`parqueens.run.store.CheckpointInUse`)."""
+    def _check_sums(self, units_total, classified, stored):
+        """A size whose units are all stored must add up as a run's end
+        checks it (:func:`parqueens.run.tally.classes`, and the totals
+        recorded), so that a table is refused before its first line.
+        Raises :class:`parqueens.run.store.ResultMismatch`."""
+        if not units_total or len(stored) < units_total:
+            return
+        from .tally import classes, tally_stored
+
+        method = next(iter(stored)).split("/", 1)[0]
+        tally, fundamental = tally_stored(method, stored), None
+        if classified or method == "join":
+            orbits = classes(method, self.n, tally, self.checkpoint, whole=not self.fixed)
+            fundamental = sum(orbits.values()) if classified else None
+        self.checkpoint.check_total(self.n, tally.total, fundamental)
+
+    def claim(self, recheck=None):
+        """Check the checkpoint (:meth:`check_checkpoint`, with ``recheck``)
+        and hold it for this run (:meth:`parqueens.run.store.RunStore.claim`);
+        nothing without one.  Raises :class:`parqueens.run.store.CheckpointError`
+        (and :class:`parqueens.run.store.CheckpointInUse`)."""
         if self.checkpoint is not None and not self.direct:
-            self.check_checkpoint()
-            self.checkpoint.claim(self.identity)
+            self.check_checkpoint(recheck)
+            self.checkpoint.claim(self.identity, (self.n, self.method))
 
     def deep_split(self):
         """The default split depth of n when the split depth asked for is

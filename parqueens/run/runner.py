@@ -178,9 +178,11 @@ def run_count(
     recheck : float or None
         With a checkpoint: the share (0 to 1) of the units taken from it
         that are searched again and compared with what it holds, before
-        the others run; None: :data:`RECHECK_UNITS` of them at random, 0:
-        none.  A stored result that a faulty machine computed wrong passes
-        its checksum; only recomputing finds it.
+        the others run; None: :func:`default_sample`'s (a unit of each
+        process that computed units, then units at random for
+        :data:`RECHECK_SHARE` of the stored work time), 0: none.  A stored
+        result that a faulty machine computed wrong passes its checksum;
+        only recomputing finds it for sure.
 
     Returns
     -------
@@ -269,13 +271,13 @@ def run_plan(plan, *, progress=False, recheck=None, on_work=None):
     if plan.jobs is None:  # planned before its Dask cluster was reached
         plan = plan.with_jobs(plan.asked_jobs)
     n, unique, checkpoint = plan.n, plan.unique, plan.checkpoint
-    plan.claim()
+    plan.claim(recheck)
     split = plan.split  # its kernels are loaded in a helper thread (Ctrl-C)
     start = time.perf_counter()
     tally, todo, held = _resume(split, checkpoint, unique)
     rechecked = 0
     if held:
-        rechecked = _recheck(split, held, checkpoint.path, unique, recheck, plan.jobs, plan.backend)
+        rechecked = _recheck(split, held, checkpoint, unique, recheck, plan.jobs, plan.backend)
     nodes = plan.nodes and tally.counted  # not for a total resumed units leave unknown
     run_jobs = max(1, min(split.jobs, len(todo)))  # what runs: no more than the units left
     _dispatch(
@@ -302,15 +304,18 @@ def run_plan(plan, *, progress=False, recheck=None, on_work=None):
         conflict=split.conflict,
         rechecked=rechecked,
     )
-    if unique or split.method == "join":  # the join's classes check its total, always
-        orbits = classes(split.method, n, tally, checkpoint if result.resumed else None)
+    if units_classified(split.method, n, unique) or split.method == "join":
+        # Checked always where they can be: the join's classes check its
+        # total (Burnside), a search's its classes against the total and the turns.
+        stored = checkpoint if result.resumed else None
+        orbits = classes(split.method, n, tally, stored, whole=not plan.fixed)
     if unique:
         result.orbits, result.fundamental = orbits, sum(orbits.values())
         result.half_turn, result.quarter_turn = fixed_by_turns(orbits)
     result.seconds = result.run_seconds = time.perf_counter() - start + plan.build_seconds
     if checkpoint is not None:
         if not todo:  # all read back: the units must still add up to the record
-            checkpoint.check_total(n, result.total)
+            checkpoint.check_total(n, result.total, result.fundamental)
         checkpoint.finish_run(n, result.total, result.fundamental)
         # The stored chunks' time of every run of n, this one's included:
         # the same figure however many runs it took.
@@ -353,7 +358,7 @@ def _resume(plan, checkpoint, unique):
     done = (
         {}
         if checkpoint is None
-        else checkpoint.begin_run(plan.n, plan.depth, len(plan.units), classified)
+        else checkpoint.begin_run(plan.n, plan.depth, len(plan.units), classified, plan.method)
     )
     todo = []
     for unit in plan.units:
@@ -364,42 +369,106 @@ def _resume(plan, checkpoint, unique):
     return tally, todo, done
 
 
-#: Units searched again on resume when ``recheck`` is None.
+#: The least number of stored units searched again on resume when
+#: ``recheck`` is None (see :func:`default_sample`).
 RECHECK_UNITS = 2
 
+#: The time budget of the default recheck: this share of the work time
+#: stored with the size's units (see :func:`default_sample`).
+RECHECK_SHARE = 0.02
 
-def _recheck(plan, held, path, unique, share, jobs, backend):
-    """Search a sample of the units ``held`` by the checkpoint at ``path``
-    again and compare (see :func:`run_count`'s ``recheck``); returns how
-    many were searched (all equal, else :class:`ResultMismatch`)."""
+
+def default_sample(plan, held, checkpoint, rng=None):
+    """The stored units a resume searches again by default (``recheck``
+    None): ``(first, then)``, lists of units.
+
+    ``first``: one unit of each *origin* (the process that computed units,
+    and the run that stored them: :meth:`parqueens.run.store.RunStore.unit_origins`),
+    so that a faulty machine or Dask worker that got its units wrong is met
+    whichever it was, and at least :data:`RECHECK_UNITS` in all; each the
+    cheapest of a few of its origin's units drawn at random (by their
+    shares of the work, :func:`parqueens.search.units.work_shares`).
+    ``then``: the other stored units in a random order, searched while the
+    time budget lasts (:func:`_recheck`); the join's units by
+    configuration, which share its tables.  Units this run stored itself
+    (a library run resumed on the same store) come last."""
+    from ..search.units import work_shares
+
+    rng = rng or random.Random()
+    stored = [u for u in plan.units if u.id in held]
+    share = dict(zip((u.id for u in plan.units), work_shares(plan.units), strict=True))
+    origins, mine = checkpoint.unit_origins(plan.n), checkpoint.run_origin()
+    groups = {}
+    for u in stored:
+        groups.setdefault(origins.get(u.id), []).append(u)
+    first = []
+    for origin, units in groups.items():
+        if origin is not None and (mine is None or origin != mine):
+            first.append(min(rng.sample(units, min(4, len(units))), key=lambda u: share[u.id]))
+    chosen = {u.id for u in first}
+    rest = [u for u in stored if u.id not in chosen]
+    while len(first) < min(RECHECK_UNITS, len(stored)):
+        first.append(rest.pop(rng.randrange(len(rest))))
+    by_config = {}
+    for u in rest:
+        by_config.setdefault(getattr(u, "config", u.id), []).append(u)
+    configs = list(by_config.values())
+    rng.shuffle(configs)
+    then = [u for units in configs for u in units]
+    then.sort(key=lambda u: mine is not None and origins.get(u.id) == mine)  # this run's last
+    return first, then
+
+
+def _recheck(plan, held, checkpoint, unique, share, jobs, backend):
+    """Search a sample of the units ``held`` by ``checkpoint`` again and
+    compare (see :func:`run_count`'s ``recheck``; None:
+    :func:`default_sample`'s, the second part while :data:`RECHECK_SHARE`
+    of the stored work time lasts); returns how many were searched (all
+    equal, else :class:`ResultMismatch`)."""
     stored = [u for u in plan.units if u.id in held]
     if share is None:
-        k = min(RECHECK_UNITS, len(stored))
+        first, then = default_sample(plan, held, checkpoint)
+        budget = RECHECK_SHARE * checkpoint.work_seconds(plan.n)
     else:
         k = math.ceil(check_share(share, "recheck") * len(stored))
-    if not k:
-        return 0
-    chosen = {u.id for u in random.Random().sample(stored, k)}
-    # In the plan's order: the join's units of one configuration share its
-    # tables, which a random order would build again and again.
-    sample = [u for u in stored if u.id in chosen]
+        chosen = {u.id for u in random.Random().sample(stored, k)}
+        # In the plan's order: the join's units of one configuration share
+        # its tables, which a random order would build again and again.
+        first, then, budget = [u for u in stored if u.id in chosen], [], 0.0
+    left = [u.id for u in plan.units if u.id not in held]
+    hint = "" if len(first) == len(stored) else "; recheck=1 checks them all"
+    end = time.perf_counter() + budget
+    searched = 0
+    for units in (first, then):
+        if not units or (units is then and time.perf_counter() > end):
+            break  # the budget spent on the first part already
+        jobs_now = max(1, min(jobs, len(units)))
+        chunks = iter_chunks(units, jobs=jobs_now, unique=unique, backend=backend)
+        with contextlib.closing(chunks):  # closed early: its threads stop
+            for pairs in _retold(chunks, left):
+                for unit, res in pairs:
+                    _compare(plan, checkpoint.path, unit, res, held[unit.id], unique, hint)
+                searched += len(pairs)
+                if units is then and time.perf_counter() > end:
+                    return searched
+    return searched
+
+
+def _compare(plan, path, unit, res, stored_result, unique, hint):
+    """Raise :class:`ResultMismatch` if a unit searched again (``res``)
+    differs from its stored result (``hint``: said after)."""
+    solutions, by_stab, _ = stored_result
     # Units stored with their classes may serve a run without them: then
     # the solutions alone are compared.
     classes = units_classified(plan.method, plan.n, unique)
-    chunks = iter_chunks(sample, jobs=min(jobs, k), unique=unique, backend=backend)
-    for pairs in _retold(chunks, [u.id for u in plan.units if u.id not in held]):
-        for unit, res in pairs:
-            solutions, by_stab, _ = held[unit.id]
-            if res.solutions != solutions or (classes and res.by_stab != by_stab):
-                raise ResultMismatch(
-                    f"{path}: n = {plan.n}, unit {unit.id}: stored {solutions} "
-                    f"solutions (classes {list(by_stab)}), searched again {res.solutions} "
-                    f"(classes {list(res.by_stab)}); the stored result is wrong (a faulty "
-                    f"machine, or a file edited with its checksum), so the run stops: "
-                    f"{forget_unit_hint(path, plan.n, unit.id)}"
-                    + ("" if k == len(stored) else "; recheck=1 checks them all")
-                )
-    return k
+    if res.solutions != solutions or (classes and res.by_stab != by_stab):
+        raise ResultMismatch(
+            f"{path}: n = {plan.n}, unit {unit.id}: stored {solutions} "
+            f"solutions (classes {list(by_stab)}), searched again {res.solutions} "
+            f"(classes {list(res.by_stab)}); the stored result is wrong (a faulty "
+            f"machine, or a file edited with its checksum), so the run stops: "
+            f"{forget_unit_hint(path, plan.n, unit.id)}{hint}"
+        )
 
 
 def _retold(chunks, unit_ids):
@@ -433,9 +502,8 @@ def _dispatch(
                 tally.add(res)
             if checkpoint is not None:
                 now = time.perf_counter()
-                checkpoint.add(
-                    plan.n, [(u.id, r.solutions, r.by_stab, r.nodes) for u, r in pairs], now - t
-                )
+                rows = [(u.id, r.solutions, r.by_stab, r.nodes, r.worker) for u, r in pairs]
+                checkpoint.add(plan.n, rows, now - t)
                 t = now
             finished += len(pairs)
             bar.set_description_str(f"n={plan.n} {finished}/{len(units)} units", refresh=False)

@@ -59,14 +59,15 @@ def checkpoint_status(path):
             total, fundamental = tally.total, None
             if not all_units:  # a tiny board, solved without units: its record
                 total, fundamental = s["total"] or 0, s["fundamental"]
-            elif s["classified"] and n >= 4 and (method != "join" or finished):
+            elif s["classified"] and (method != "join" or finished):
+                whole = not identity.get("fixed")
                 fundamental = (
-                    sum(classes(method, n, tally, store).values())
+                    sum(classes(method, n, tally, store, whole).values())
                     if finished
                     else tally.fundamental
                 )
             if finished and all_units:  # after the classes: their check says more
-                store.check_total(n, tally.total)
+                store.check_total(n, tally.total, fundamental if finished else None)
             share = 0.0 if finished else _done_share(identity, n, s, method)
             sizes.append(
                 {
@@ -79,7 +80,10 @@ def checkpoint_status(path):
                     "total": total,
                     "fundamental": fundamental,
                     "seconds": round(s["seconds"], SECONDS_DECIMALS),
-                    "seconds_left": rounded(s["seconds"] * (1 - share) / share) if share else None,
+                    # Shares add up in floats: never "-0.0 s" left.
+                    "seconds_left": (
+                        rounded(max(0.0, s["seconds"] * (1 - share) / share)) if share else None
+                    ),
                 }
             )
     return {

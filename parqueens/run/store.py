@@ -16,18 +16,30 @@ failures reported: :mod:`parqueens.run.checkpoint_file`.
 Schema: ``meta(key, value)`` holds ``format``, ``version``, ``params``
 (JSON: the command's parameters) and ``run`` (JSON: the identity of the
 run, see :meth:`RunStore.claim`); ``runs(n, split_depth, units_total,
-seconds, finished, total, fundamental, checksum)`` one row per board size;
-``units(n, unit_id, solutions, s1, s2, s4, s8, nodes, checksum)`` one row
-per finished unit, counts as decimal text (exact beyond 64 bits); ``sK``
-counts the unit's canonical classes whose stabiliser has K elements.
+classified, seconds, finished, total, fundamental, method, checksum)`` one
+row per board size (``method``: the method that counted it);
+``units(n, unit_id, solutions, s1, s2, s4, s8, nodes, origin, checksum)``
+one row per finished unit, counts as decimal text (exact beyond 64 bits);
+``solutions`` is the unit's share of the total (for ``d4``, its classes
+each weighed by its orbit size; for ``mirror`` before its weight 2);
+``sK`` counts the unit's canonical classes whose stabiliser has K
+elements; ``origin`` names the process that computed the unit (host and
+process id, a Dask worker's on a cluster) and the run that stored it.
+
+Formats (:data:`READS`): 3 is written by parqueens 0.3; 2 was written by
+0.2.0 (no ``method`` and ``origin``; a ``d4`` unit's ``solutions`` were
+the solutions its search found), and is read and resumed in its own
+format, so that 0.2.0 can still finish such a file.
 
 Every row carries a checksum (BLAKE2b, 128 bits) over its board size, its
 unit id or split, its counts and the parqueens version, checked whenever
 the row is read: an edited, truncated or bit-flipped row is refused, with
-the unit named, and never merged.  A checksum cannot tell a wrong result
-computed by a faulty machine, which the run stores with a valid checksum:
-:func:`parqueens.run.runner.run_count` recomputes a sample of the stored units
-on resume for that (``recheck``).
+the unit named, and never merged.  The columns of a unit are checked
+against each other too (:func:`unit_problem`).  A checksum cannot tell a
+wrong result computed by a faulty machine, which the run stores with a
+valid checksum: :func:`parqueens.run.runner.run_count` recomputes a sample
+of the stored units on resume for that (``recheck``), and the sums of a
+size are checked by invariants (:func:`parqueens.run.tally.classes`).
 """
 
 import contextlib
@@ -38,9 +50,15 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from ..names import ORBIT_SIZES
+from ..names import METHODS, ORBIT_SIZES
 from ..names import VERSION as __version__
-from .checkpoint_file import CheckpointError, CheckpointFile, CheckpointInUse, sqlite_command
+from .checkpoint_file import (
+    CheckpointError,
+    CheckpointFile,
+    CheckpointInUse,
+    sqlite_command,
+    worker_name,
+)
 
 __all__ = [
     "FORMAT",
@@ -52,7 +70,12 @@ __all__ = [
     "unit_checksum",
 ]
 
-FORMAT = "parqueens-checkpoint-2"
+FORMAT = "parqueens-checkpoint-3"
+
+#: The formats this version reads, and the parqueens versions that write
+#: each: a file of another version is refused.  Format 2 (0.2.0) is
+#: resumed in its own format (its rows keep 0.2.0's checksums).
+READS = {"parqueens-checkpoint-2": ("0.2.0",), FORMAT: (__version__,)}
 
 
 class ResultMismatch(CheckpointError):
@@ -73,21 +96,52 @@ _STAB = ", ".join(f"s{8 // size}" for size in ORBIT_SIZES)
 _COLUMNS = {
     "meta": "key, value",
     "runs": "n, split_depth, units_total, classified, seconds, finished, total, fundamental, "
-    "checksum",
-    "units": f"n, unit_id, solutions, {_STAB}, nodes, checksum",
+    "method, checksum",
+    "units": f"n, unit_id, solutions, {_STAB}, nodes, origin, checksum",
 }
 
+#: Format 2's columns: no ``method`` of a size, no ``origin`` of a unit.
+_COLUMNS_2 = {
+    "meta": "key, value",
+    "runs": "n, split_depth, units_total, classified, seconds, finished, total, fundamental, "
+    "NULL, checksum",
+    "units": f"n, unit_id, solutions, {_STAB}, nodes, NULL, checksum",
+}
 
-def _checksum(*fields):
+#: The versions whose rows have format 2's checksums.
+_VERSIONS_2 = READS["parqueens-checkpoint-2"]
+
+
+def _checksum(version, *fields):
     """The checksum of a row: BLAKE2b (128 bits, hex) over the parqueens
-    version and the row's fields (ints, strings or None) as text."""
-    text = "\x1f".join([__version__, *("" if f is None else str(f) for f in fields)])
+    version that wrote the file and the row's fields (ints, strings or
+    None) as text."""
+    text = "\x1f".join([version, *("" if f is None else str(f) for f in fields)])
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def unit_checksum(n, unit_id, solutions, by_stab, nodes):
-    """The checksum stored with a unit's result (see the module docstring)."""
-    return _checksum("unit", n, unit_id, solutions, *by_stab, nodes)
+def unit_checksum(n, unit_id, solutions, by_stab, nodes, origin=None, version=__version__):
+    """The checksum stored with a unit's result (see the module docstring),
+    in a file of parqueens ``version``."""
+    more = () if version in _VERSIONS_2 else (origin,)
+    return _checksum(version, "unit", n, unit_id, solutions, *by_stab, nodes, *more)
+
+
+def unit_problem(method, classified, solutions, by_stab, nodes, version=__version__):
+    """What makes a unit's stored columns disagree with each other (a str),
+    or None: a ``d4`` unit's solutions are its classes weighed by their
+    orbit sizes (format 3); a ``join`` unit has no classes and no nodes; a
+    unit of a size counted without the classes (``classified`` False) has
+    none.  ``method``: the unit's (its id begins with it)."""
+    if method == "d4" and version not in _VERSIONS_2:
+        weighed = sum(size * c for size, c in zip(ORBIT_SIZES, by_stab, strict=True))
+        if weighed != solutions:
+            return f"its classes {list(by_stab)} weigh {weighed} solutions, not {solutions}"
+    if method == "join" and (any(by_stab) or nodes):
+        return f"a join unit holds no classes and no nodes, it has {list(by_stab)} and {nodes}"
+    if method in METHODS and method != "d4" and classified is False and any(by_stab):
+        return f"its size was counted without classes, it has {list(by_stab)}"
+    return None
 
 
 def forget_unit_hint(path, n, unit_id):
@@ -99,18 +153,15 @@ def forget_unit_hint(path, n, unit_id):
     )
 
 
-def _run_checksum(n, split_depth, units_total, classified, finished, total, fundamental):
-    # Not the seconds, which each stored chunk adds to.
-    return _checksum(
-        "run",
-        n,
-        split_depth,
-        units_total,
-        int(bool(classified)),
-        int(bool(finished)),
-        total,
-        fundamental,
-    )
+def _run_checksum(*fields, version=__version__):
+    """The checksum of a size's record: ``fields`` are ``n, split_depth,
+    units_total, classified, finished, total, fundamental[, method]`` (not
+    the seconds, which each stored chunk adds to); ``version``: the file's."""
+    n, split_depth, units_total, classified, finished, total, fundamental = fields[:7]
+    method = fields[7] if len(fields) > 7 else None
+    more = () if version in _VERSIONS_2 else (method,)
+    fields = (split_depth, units_total, int(bool(classified)), int(bool(finished)))
+    return _checksum(version, "run", n, *fields, total, fundamental, *more)
 
 
 @dataclass(frozen=True)
@@ -125,6 +176,7 @@ class _Run:
     finished: bool
     total: int | None = None
     fundamental: int | None = None
+    method: str | None = None  # the method that counted it (None in a 0.2.0 file)
 
 
 class RunStore(CheckpointFile):
@@ -176,13 +228,13 @@ class RunStore(CheckpointFile):
                 "CREATE TABLE runs (n INTEGER PRIMARY KEY, split_depth INTEGER, "
                 "units_total INTEGER, classified INTEGER NOT NULL, "
                 "seconds REAL NOT NULL DEFAULT 0, finished INTEGER NOT NULL DEFAULT 0, "
-                "total TEXT, fundamental TEXT, checksum TEXT NOT NULL)"
+                "total TEXT, fundamental TEXT, method TEXT, checksum TEXT NOT NULL)"
             )
             stab = _STAB.replace(",", " TEXT,")
             db.execute(
                 f"CREATE TABLE units (n INTEGER NOT NULL, unit_id TEXT NOT NULL, "
-                f"solutions TEXT NOT NULL, {stab} TEXT, nodes TEXT, checksum TEXT NOT NULL, "
-                f"PRIMARY KEY (n, unit_id))"
+                f"solutions TEXT NOT NULL, {stab} TEXT, nodes TEXT, origin TEXT, "
+                f"checksum TEXT NOT NULL, PRIMARY KEY (n, unit_id))"
             )
             db.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
@@ -221,9 +273,9 @@ class RunStore(CheckpointFile):
                 f"checksums), written by parqueens {meta.get('version')}; finish it "
                 f"with that version or start a new file"
             )
-        if meta.get("format") != FORMAT:
+        if meta.get("format") not in READS:
             raise CheckpointError(f"{self.path} is not a parqueens checkpoint")
-        if meta.get("version") != __version__:
+        if meta.get("version") not in READS[meta["format"]]:
             if not meta.get("version"):
                 raise self._damaged("no parqueens version recorded")
             raise CheckpointError(
@@ -231,6 +283,9 @@ class RunStore(CheckpointFile):
                 f"{meta['version']}, this is {__version__}; "
                 f"finish it with that version or start a new file"
             )
+        #: The parqueens version whose rows the file holds (0.2.0: format 2).
+        self.version = meta["version"]
+        self._columns = _COLUMNS if meta["format"] == FORMAT else _COLUMNS_2
         try:
             stored = json.loads(meta["params"])
         except (KeyError, TypeError, ValueError) as exc:
@@ -239,7 +294,7 @@ class RunStore(CheckpointFile):
             raise self._damaged(f"params: not a JSON object: {meta['params'][:40]}")
         if params is not None:
             self._check_params(stored, params)
-        for table, columns in _COLUMNS.items():  # "no such column" is damage too
+        for table, columns in self._columns.items():  # "no such column" is damage too
             self.db.execute(f"SELECT {columns} FROM {table} LIMIT 0")
         # SQLite's own check of every page (a flipped bit in an index page
         # is found by no query that reads the table alone): milliseconds.
@@ -266,12 +321,16 @@ class RunStore(CheckpointFile):
             raise self._damaged(f"n = {bad[0]}: the total is not a number")
         self.params = stored
 
-    def claim(self, identity):
+    def claim(self, identity, counts=None):
         """Take this file for the run ``identity`` (a dict, see
         :func:`parqueens.run.plan.run_identity`): in one transaction, check
         that no other live process holds the file, that it belongs to this
         run (the first run to claim a file records its identity), and hold
         it until :meth:`close`.  A refused claim changes nothing.
+        ``counts``: ``(n, method)``, the size this run counts and the method
+        that counts it: a size that method counted in the file is its to
+        resume, whatever method the file's run names (``count 3`` by the
+        default, plain at n = 3, resumed by ``count 3 --method plain``).
 
         Raises :class:`CheckpointInUse` if another live process holds it;
         :class:`CheckpointError` if the file's run differs in method or
@@ -285,24 +344,32 @@ class RunStore(CheckpointFile):
                 f"open it with parameters to run with it"
             )
         if self.read_only_file:  # nothing can change it: checked only
-            self._check_identity(self.identity(), identity)
+            self._check_identity(self.identity(), identity, counts)
             return
         with self._transaction():
             self._take_hold()
-            self._check_identity(self.identity(), identity)
+            self._check_identity(self.identity(), identity, counts)
 
-    def check_identity(self, identity):
+    def check_identity(self, identity, counts=None):
         """Refuse a file that belongs to another run than ``identity`` (see
-        :meth:`claim`), reading only; a file without a run takes any.
+        :meth:`claim`, and its ``counts``), reading only; a file without a
+        run takes any.
 
         Raises :class:`CheckpointError`."""
         stored = self.identity()
         if stored is None and set(identity) <= set(self.params):
             stored = {k: self.params[k] for k in identity}
         if stored is not None:
-            self._check_params(stored, identity, skip={"unique"})
+            self._check_params(stored, identity, skip=self._per_size(counts))
 
-    def _check_identity(self, stored, identity):
+    def _per_size(self, counts):
+        """The identity's keys checked per size (``unique``; ``method`` where
+        the size of ``counts`` was counted in the file by its method)."""
+        if counts is not None and self.unit_method(counts[0]) == counts[1]:
+            return {"unique", "method"}
+        return {"unique"}
+
+    def _check_identity(self, stored, identity, counts=None):
         if stored is None and set(identity) <= set(self.params):
             # made by the command line, whose parameters name the run
             stored = {k: self.params[k] for k in identity}
@@ -312,7 +379,7 @@ class RunStore(CheckpointFile):
                 "INSERT INTO meta VALUES ('run', ?)", (json.dumps(identity, sort_keys=True),)
             )
             return
-        self._check_params(stored, identity, skip={"unique"})  # unique: per size
+        self._check_params(stored, identity, skip=self._per_size(counts))
 
     def identity(self):
         """The identity of the run recorded by :meth:`claim` (a dict:
@@ -344,8 +411,11 @@ class RunStore(CheckpointFile):
             self._writable()
 
     def unit_method(self, n):
-        """The method that counted the units of n stored in the file (their
-        ids begin with it), or None if none is stored."""
+        """The method that counted n in the file: as recorded with the size,
+        else the one its stored units' ids begin with; None if neither."""
+        runs = self._runs(n)
+        if runs and runs[0].method:
+            return runs[0].method
         with self._sqlite_errors("read"):
             row = self.db.execute("SELECT unit_id FROM units WHERE n = ? LIMIT 1", (n,)).fetchone()
         return row[0].split("/", 1)[0] if row else None
@@ -384,15 +454,13 @@ class RunStore(CheckpointFile):
         where, args = ("WHERE n = ?", (n,)) if n is not None else ("", ())
         with self._sqlite_errors("read"):
             rows = self.db.execute(
-                "SELECT n, split_depth, units_total, classified, seconds, finished, total, "
-                f"fundamental, checksum FROM runs {where} ORDER BY n",
-                args,
+                f"SELECT {self._columns['runs']} FROM runs {where} ORDER BY n", args
             ).fetchall()
         out = []
-        for n_, depth, units_total, classified, seconds, finished, total, fund, checksum in rows:
-            bad = checksum != _run_checksum(
-                n_, depth, units_total, classified, finished, total, fund
-            )
+        for row in rows:
+            n_, depth, units_total, classified, seconds, finished, total, fund, method = row[:9]
+            sealed = _run_checksum(*row[:4], *row[5:9], version=self.version)  # not the seconds
+            bad = row[9] != sealed
             if bad or not isinstance(seconds, (int, float)) or not 0 <= seconds < 1e12:
                 what = "does not match its checksum" if bad else "has no valid work time"
                 sql = f"DELETE FROM runs WHERE n = {int(n_)}"
@@ -403,9 +471,8 @@ class RunStore(CheckpointFile):
                 )
             total = None if total is None else int(total)
             fund = None if fund is None else int(fund)
-            run = _Run(
-                n_, depth, units_total, bool(classified), seconds, bool(finished), total, fund
-            )
+            flags = (bool(classified), seconds, bool(finished))
+            run = _Run(n_, depth, units_total, *flags, total, fund, method)
             out.append(run)
         return out
 
@@ -425,12 +492,13 @@ class RunStore(CheckpointFile):
         rows = self._runs(n)
         return float(rows[0].seconds) if rows else 0.0
 
-    def begin_run(self, n, split_depth, units_total, classified=True):
+    def begin_run(self, n, split_depth, units_total, classified=True, method=None):
         """Record (or check) the run of board size n; returns finished units.
 
         ``classified``: the run needs each unit's symmetry classes (``d4``,
         or ``unique``): a size stored without them is refused for it (a
-        size stored with them serves any run).
+        size stored with them serves any run).  ``method``: the method that
+        counts n, recorded with it (format 3).
 
         Returns ``{unit_id: (solutions, by_stab, nodes)}``.
         Raises :class:`CheckpointError` if the file's run of n used another
@@ -443,12 +511,18 @@ class RunStore(CheckpointFile):
         rows = self._runs(n)
         if not rows:
             self._writable()
-            checksum = _run_checksum(n, split_depth, units_total, classified, 0, None, None)
+            if self._columns is _COLUMNS_2:
+                method = None  # a 0.2.0 file: no such column
+            fields = (n, split_depth, units_total, classified, 0, None, None, method)
+            checksum = _run_checksum(*fields, version=self.version)
+            columns = "n, split_depth, units_total, classified, checksum"
+            values = [n, split_depth, units_total, int(bool(classified)), checksum]
+            if self._columns is _COLUMNS:
+                columns, values = columns + ", method", [*values, method]
             with self._sqlite_errors("save"):
                 self.db.execute(
-                    "INSERT INTO runs (n, split_depth, units_total, classified, checksum) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (n, split_depth, units_total, int(bool(classified)), checksum),
+                    f"INSERT INTO runs ({columns}) VALUES ({', '.join('?' * len(values))})",
+                    values,
                 )
         elif rows[0].units_total != units_total:
             raise CheckpointError(
@@ -463,9 +537,12 @@ class RunStore(CheckpointFile):
 
     def check_size(self, n):
         """Read the record and the units of board size n (if any), checking
-        their checksums.  Raises :class:`CheckpointError`."""
-        self._runs(n)
-        self._units(n)
+        their checksums.  Returns ``(units_total, classified, units)``:
+        the record's (None, None if n has none) and the stored units, as
+        :meth:`begin_run` returns them.  Raises :class:`CheckpointError`."""
+        runs = self._runs(n)
+        units = self._units(n)
+        return (runs[0].units_total, runs[0].classified, units) if runs else (None, None, units)
 
     def check_classified(self, n, classified):
         """Refuse a run of n that needs the units' symmetry classes
@@ -484,43 +561,86 @@ class RunStore(CheckpointFile):
         """How many units of n are stored (checked), with or without the size's record."""
         return len(self._units(n))
 
-    def _units(self, n):
-        """The stored units of n: ``{unit_id: (solutions, by_stab, nodes)}``,
-        each checked against its checksum."""
+    def _units(self, n, origins=False):
+        """The stored units of n: ``{unit_id: (solutions, by_stab, nodes)}``
+        (``origins``: ``{unit_id: origin}``), each checked against its
+        checksum and its columns against each other (:func:`unit_problem`);
+        a 0.2.0 ``d4`` unit's solutions are taken from its classes."""
+        columns = self._columns["units"].split(", ", 2)[2]  # from solutions on
         with self._sqlite_errors("read"):
             rows = self.db.execute(
-                f"SELECT unit_id, solutions, {_STAB}, nodes, checksum FROM units WHERE n = ?",
-                (n,),
+                f"SELECT unit_id, {columns} FROM units WHERE n = ?", (n,)
             ).fetchall()
-        units = {}
+        runs = self._runs(n)
+        classified = runs[0].classified if runs else None
+        units, where = {}, {}
         for uid, solutions, *counts in rows:
-            by_stab, nodes, checksum = tuple(int(x) for x in counts[:4]), int(counts[4]), counts[5]
-            if checksum != unit_checksum(n, uid, int(solutions), by_stab, nodes):
+            by_stab, nodes, origin = tuple(int(x) for x in counts[:4]), int(counts[4]), counts[5]
+            solutions = int(solutions)
+            if counts[6] != unit_checksum(n, uid, solutions, by_stab, nodes, origin, self.version):
                 raise CheckpointError(
                     f"{self.path}: n = {n}, unit {uid}: the stored result does not match "
                     f"its checksum (the file was edited or is corrupted); it is not used: "
                     f"{forget_unit_hint(self.path, n, uid)}"
                 )
-            units[uid] = (int(solutions), by_stab, nodes)
-        return units
+            method = uid.split("/", 1)[0]
+            problem = unit_problem(method, classified, solutions, by_stab, nodes, self.version)
+            if problem:
+                raise ResultMismatch(
+                    f"{self.path}: n = {n}, unit {uid}: the stored result does not add up "
+                    f"({problem}), though its checksum holds (a faulty machine, or a file "
+                    f"edited with its checksums); it is not used: "
+                    f"{forget_unit_hint(self.path, n, uid)}"
+                )
+            if method == "d4" and self.version in _VERSIONS_2:  # found, not its share
+                solutions = sum(size * c for size, c in zip(ORBIT_SIZES, by_stab, strict=True))
+            units[uid], where[uid] = (solutions, by_stab, nodes), origin
+        self._origins = (n, where)  # for unit_origins, right after a resume read them
+        return where if origins else units
+
+    def run_origin(self):
+        """The origin this run gives the units it computes itself (see
+        :meth:`add`), or None before it holds the file."""
+        if self._holder is None:
+            return None
+        return f"{worker_name()} run {self._holder['token']}"
+
+    def unit_origins(self, n):
+        """Where each stored unit of n was computed: ``{unit_id: origin}``,
+        the origin a str (``HOST/PID run RUN``: the process that computed
+        it and the run that stored it) or None (a 0.2.0 file).  Checked as
+        the units are (:class:`CheckpointError`)."""
+        cached = getattr(self, "_origins", None)
+        if cached is not None and cached[0] == n and not self.db.in_transaction:
+            stored = self.db.execute("SELECT count(*) FROM units WHERE n = ?", (n,)).fetchone()
+            if stored[0] == len(cached[1]):
+                return cached[1]
+        return self._units(n, origins=True)
 
     def add(self, n, results, seconds):
         """Store finished units in one transaction.
 
-        ``results``: iterable of ``(unit_id, solutions, by_stab, nodes)``;
-        ``seconds``: wall time spent on them, added to the run's total.
-        Raises :class:`CheckpointError` if they cannot be saved (e.g. no
-        space left); the units saved before are kept.
+        ``results``: iterable of ``(unit_id, solutions, by_stab, nodes[,
+        worker])``, ``worker`` the ``HOST/PID`` of the process that computed
+        the unit (None or left out: this one), recorded as its origin with this
+        run's id; ``seconds``: wall time spent on them, added to the run's
+        total.  Raises :class:`CheckpointError` if they cannot be saved
+        (e.g. no space left); the units saved before are kept.
         """
-        rows = [
-            (n, uid, str(s), *(str(x) for x in b), str(k), unit_checksum(n, uid, s, b, k))
-            for uid, s, b, k in results
-        ]
         self._writable()
+        run = (self._holder or {}).get("token", "")
+        version, rows = self.version, []
+        for uid, s, b, k, *worker in results:
+            origin = f"{worker and worker[0] or worker_name()} run {run}"
+            row = (n, uid, str(s), *(str(x) for x in b), str(k))
+            if self._columns is _COLUMNS_2:
+                rows.append((*row, unit_checksum(n, uid, s, b, k, None, version)))
+            else:
+                rows.append((*row, origin, unit_checksum(n, uid, s, b, k, origin, version)))
         with self._transaction():
-            self.db.executemany(
-                "INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
-            )
+            if rows:
+                marks = ", ".join("?" * len(rows[0]))
+                self.db.executemany(f"INSERT OR REPLACE INTO units VALUES ({marks})", rows)
             self.db.execute("UPDATE runs SET seconds = seconds + ? WHERE n = ?", (seconds, n))
 
     def wrong_result(self, n, what):
@@ -532,15 +652,20 @@ class RunStore(CheckpointFile):
             f"n = {n} again and names the wrong one"
         )
 
-    def check_total(self, n, total):
+    def check_total(self, n, total, fundamental=None):
         """Refuse a total of n (the sum of its stored units) other than the
-        one recorded when n was finished: a stored result is wrong, though
+        one recorded when n was finished, and a fundamental count (if
+        given) other than one recorded: a stored result is wrong, though
         its checksum holds (a faulty machine, or a file edited with its
         checksums).  Raises :class:`ResultMismatch`."""
         runs = self._runs(n)
         if runs and runs[0].finished and runs[0].total not in (None, total):
             what = f"the units of n = {n} add up to {total}, but n = {n} was finished with"
             raise self.wrong_result(n, f"{what} {runs[0].total}")
+        if runs and runs[0].finished and fundamental is not None:
+            if runs[0].fundamental not in (None, fundamental):
+                what = f"the classes of n = {n} add up to {fundamental}, but n = {n} was finished"
+                raise self.wrong_result(n, f"{what} with {runs[0].fundamental}")
 
     def finish_run(self, n, total, fundamental=None):
         """Mark the run of n complete, with its final counts (ints).
@@ -556,9 +681,8 @@ class RunStore(CheckpointFile):
         if fundamental is None:
             fundamental = run.fundamental if run.total == total else None
         self._writable()
-        checksum = _run_checksum(
-            n, run.split_depth, run.units_total, run.classified, 1, total, fundamental
-        )
+        fields = (n, run.split_depth, run.units_total, run.classified, 1, total, fundamental)
+        checksum = _run_checksum(*fields, run.method, version=self.version)
         with self._sqlite_errors("save"):
             self.db.execute(
                 "UPDATE runs SET finished = 1, total = ?, fundamental = ?, checksum = ? "

@@ -17,14 +17,17 @@ from ..names import ORBIT_SIZES, WEIGHTS
 
 @dataclass
 class UnitResult:
-    """Result of one work unit: its solutions found (before weighting),
-    canonical classes by stabiliser size (``by_stab[k]`` for ``2**k``), and
-    the queens placed (0: not counted; a counted unit places at least its
-    prefix)."""
+    """Result of one work unit: its solutions (its share of the total before
+    the method's weight; for ``d4`` its classes weighed by their orbit
+    sizes), canonical classes by stabiliser size (``by_stab[k]`` for
+    ``2**k``), the queens placed (0: not counted; a counted unit places at
+    least its prefix), and ``worker``, the process that computed it
+    (``HOST/PID``, or None)."""
 
     solutions: int
     by_stab: tuple = field(default=(0, 0, 0, 0))
     nodes: int = 0
+    worker: str | None = None
 
 
 class Tally:
@@ -66,10 +69,9 @@ class Tally:
 
     @property
     def total(self):
-        """The solutions: weighted by method, or for ``d4`` each class by its
-        orbit size (its units search one representative per class)."""
-        if self.method == "d4":
-            return sum(size * c for size, c in self.orbits.items())
+        """The solutions, weighted by method (a ``d4`` unit's solutions are
+        its classes weighed by their orbit sizes: checked against them by
+        :func:`classes`)."""
         return self.weight * self.solutions
 
 
@@ -83,12 +85,15 @@ def tally_stored(method, stored):
     return tally
 
 
-def classes(method, n, tally, checkpoint=None):
+def classes(method, n, tally, checkpoint=None, whole=True):
     """The symmetry classes of a complete count of board size n, by orbit
     size (see :attr:`CountResult.orbits`): for ``join``, from the total and
     the solutions fixed by the rotations, by Burnside's lemma
     (:func:`parqueens.join.burnside.orbits_from_counts`); else from the classes
-    the units found (``tally``, a :class:`Tally`).
+    the units found (``tally``, a :class:`Tally`), checked against the
+    total (which the units store apart from their classes) and, for a
+    ``whole`` board (no fixed queens), against the solutions fixed by the
+    half and quarter turns, counted apart (:func:`check_turns`).
 
     Counts that do not add up raise RuntimeError (an internal error: a
     wrong count detected, never printed), or where ``tally`` holds units
@@ -103,11 +108,32 @@ def classes(method, n, tally, checkpoint=None):
             return orbits_from_counts(n, tally.total, p, r)
         if sum(size * c for size, c in tally.orbits.items()) != tally.total:
             raise RuntimeError(f"internal error: orbit sizes of n = {n} do not add up to the total")
+        if whole:
+            check_turns(n, tally.orbits)
         return tally.orbits
     except RuntimeError as exc:
         if checkpoint is None:
             raise
         raise checkpoint.wrong_result(n, str(exc).removeprefix("internal error: ")) from None
+
+
+def check_turns(n, orbits):
+    """Check classes found by a search (``{orbit size: classes}``) against
+    the solutions fixed by the half and quarter turns counted apart
+    (:mod:`parqueens.join.burnside`, milliseconds): the classes of 4 and 2
+    members follow from those.  Boards past
+    :data:`parqueens.join.burnside.MAX_SYMMETRIC_N` are not checked.
+    Raises RuntimeError (an internal error) if they differ."""
+    from ..join.burnside import MAX_SYMMETRIC_N, count_half_turn, count_quarter_turn
+
+    if not 4 <= n <= MAX_SYMMETRIC_N:
+        return
+    p, r = count_half_turn(n), count_quarter_turn(n)
+    if fixed_by_turns(orbits) != (p, r):
+        raise RuntimeError(
+            f"internal error: the classes of n = {n} are inconsistent with the "
+            f"{p} solutions fixed by the half turn and {r} by the quarter turn"
+        )
 
 
 def fixed_by_turns(orbits):

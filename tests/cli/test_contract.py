@@ -15,6 +15,7 @@ import json
 import os
 import re
 import signal
+import sys
 import time
 
 import joblib
@@ -829,3 +830,25 @@ def test_json_times_rounded_to_what_is_measured(cli, tmp_path):
     assert cli("count", 12, "--checkpoint", tmp_path / "c.db").returncode == 0
     [size] = json.loads(cli("status", tmp_path / "c.db", "--json").stdout)["sizes"]
     assert size["seconds"] == round(size["seconds"], 3), size
+
+
+def test_stderr_on_a_full_disk_keeps_the_exit_code(tmp_path, monkeypatch, capsys):
+    # The refusal cannot be said (stderr's disk is full): still exit code 2,
+    # not Python's 1 for an error raised while reporting one.
+    import errno
+
+    from parqueens.cli import main
+
+    class Full:
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def flush(self):
+            pass
+
+        def isatty(self):
+            return False
+
+    monkeypatch.setattr(sys, "stderr", Full())
+    assert main(["count", "5", "--checkpoint", str(tmp_path / "no" / "c.db")]) == 2
+    assert main(["count", "9"]) == 0 and capsys.readouterr().out == "352\n"

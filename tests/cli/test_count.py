@@ -4,6 +4,7 @@ day, a checkpoint named with its defaults, --scheduler refused before any
 work.  In-process through ``cli.main`` (fixture ``cli``)."""
 
 import json
+import os
 import re
 import sys
 
@@ -299,3 +300,20 @@ def test_end_of_input_at_the_prompt_ends_its_line(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", _Terminal(""))
     assert main(["count", "19"]) == 1
     assert capsys.readouterr().err.endswith("[y/N] \nparqueens: not started: the answer was no\n")
+
+
+def test_a_run_refused_by_the_guard_creates_no_checkpoint(cli, monkeypatch, tmp_path):
+    # count 22 --checkpoint c22.db refused for its estimate left c22.db.
+    from parqueens.run.plan import CountPlan
+
+    def huge(plan):
+        return {"seconds": 5e6, "jobs": 2, "nodes": 1e20, "rate": 1e8, "method": "d4", "units": 500}
+
+    monkeypatch.setattr(CountPlan, "estimate", huge)
+    for args in (["count", 19], ["table", "18-19"]):
+        r = cli(*args, "--checkpoint", tmp_path / "c.db")
+        assert_one_line_error(r)
+        assert "--yes" in r.stderr and os.listdir(tmp_path) == []
+    # --estimate on a new file: nothing is subtracted, nor said to be.
+    r = cli("count", 12, "--estimate", "--checkpoint", tmp_path / "new.db")
+    assert r.returncode == 0 and r.stderr == "" and os.listdir(tmp_path) == []

@@ -85,7 +85,8 @@ def test_status_partial(real_checkpoints, cli, tmp_path, made):
         ).fetchall()
         db.executemany("DELETE FROM units WHERE n = 13 AND unit_id = ?", [(g[0],) for g in gone])
         # As a run interrupted there leaves its record: not finished, no totals.
-        checksum = _run_checksum(13, depth, units_total, 1, 0, None, None)
+        method = "join" if made == "join13" else "d4"
+        checksum = _run_checksum(13, depth, units_total, 1, 0, None, None, method)
         db.execute(
             "UPDATE runs SET finished = 0, total = NULL, fundamental = NULL, seconds = 12.5, "
             "checksum = ? WHERE n = 13",
@@ -133,3 +134,26 @@ def test_status_fixed_squares_from_one(cli, tmp_path):
     assert cli("count", 8, "--fixed", "2:3", "--one-based", "--checkpoint", "c.db", cwd=tmp_path)
     assert "fixed=1:2" in cli("status", "c.db", cwd=tmp_path).stdout
     assert "fixed=2:3" in cli("status", "c.db", "--one-based", cwd=tmp_path).stdout
+
+
+def test_status_of_a_unique_table_names_n_3s_classes(cli, tmp_path):
+    path = tmp_path / "tu.db"
+    assert cli("table", "1-5", "--unique", "--checkpoint", path).returncode == 0
+    r = cli("status", path)
+    assert "n = 3 (plain): 2/2 units, done: total 0, fundamental 0 (" in r.stdout, r.stdout
+
+
+def test_status_never_says_minus_zero_seconds_left(cli, tmp_path, monkeypatch):
+    # Every unit stored, the size not marked finished: the shares' float sum
+    # just over 1 gave "about -0.0 s of work left".
+    import parqueens.run.status as status
+
+    from checkpoint_helpers import reseal, sql
+
+    path = tmp_path / "z.db"
+    assert cli("count", 10, "--checkpoint", path, "-q").returncode == 0
+    sql(path, "UPDATE runs SET finished = 0")
+    reseal(path)
+    monkeypatch.setattr(status, "_done_share", lambda *args: 1.0 + 1e-12)
+    r = cli("status", path)
+    assert "about 0.0 s of work left" in r.stdout and "-0.0" not in r.stdout, r.stdout

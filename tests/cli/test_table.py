@@ -281,3 +281,24 @@ def test_run_plan_tells_the_share_of_the_work_done():
     r = run_plan(plan_run(12, method="d4", jobs=1), on_work=shares.append)
     assert r.total == 14200 and len(shares) > 2
     assert shares == sorted(shares) and shares[-1] == 1.0 and 0 < shares[0] < 1
+
+
+def test_a_table_whose_last_size_does_not_add_up_prints_nothing(cli, tmp_path):
+    # n = 10's units add up to 8 more than its record: refused before the
+    # header and the rows of 8 and 9, as a checksum failure is.
+    import sqlite3
+
+    from checkpoint_helpers import reseal
+
+    path = tmp_path / "tt.db"
+    assert cli("table", "8-10", "--checkpoint", path, "-q").returncode == 0
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "UPDATE units SET solutions = solutions + 8 "
+            "WHERE unit_id = (SELECT unit_id FROM units WHERE n = 10 LIMIT 1)"
+        )
+    db.close()
+    reseal(path)
+    r = cli("table", "8-10", "--checkpoint", path, "--recheck", 0)
+    assert_one_line_error(r)
+    assert f"the units of n = 10 add up to {A000170[10] + 8}, but n = 10 was finished" in r.stderr
