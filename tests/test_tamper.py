@@ -45,7 +45,7 @@ D4 = {
 RUNS = {
     "split_depth = split_depth + 1": (OK, "was split into"),
     "units_total = units_total + 1": (OK, "was split into 1"),
-    "classified = 0": (OK, "was counted there without --unique"),
+    "classified = 0": (OK, "was counted there without unique=True"),
     "seconds = 99": (OK, OK),  # the work time shown
     "finished = 0": (OK, OK),  # finished again
     "total = total + 8": ("n = 10 add up to 724, " + RECORD, "n = 10 add up to 724, " + RECORD),
