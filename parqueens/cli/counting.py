@@ -263,10 +263,20 @@ def guard(args, what, plans):
     long = [p for p in plans if p.long]
     if not long:
         return
-    seconds = sum(p.estimate()["seconds"] for p in long)
-    jobs = long[0].estimate()["jobs"]
+    # The largest sizes first: once they pass the day, a refusal need not
+    # wait for the others' estimates (the join's are sampled for seconds).
+    seconds = 0.0
+    partial = False
+    largest_first = sorted(long, key=lambda p: -p.n)
+    for k, p in enumerate(largest_first):
+        seconds += p.estimate()["seconds"]
+        if seconds > GUARD_SECONDS and not args.yes and k < len(long) - 1:
+            partial = True
+            break
+    jobs = largest_first[0].estimate()["jobs"]
     if seconds > GUARD_SECONDS and not args.yes:
-        text = f"{what} would take about {format_seconds(seconds)} on {jobs} job(s) (estimate)"
+        about = "more than" if partial else "about"
+        text = f"{what} would take {about} {format_seconds(seconds)} on {jobs} job(s) (estimate)"
         if sys.stdin is not None and sys.stdin.isatty() and sys.stderr.isatty():
             print(f"parqueens: {text}; start it? [y/N] ", end="", file=sys.stderr, flush=True)
             answer = sys.stdin.readline()

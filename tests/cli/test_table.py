@@ -302,3 +302,17 @@ def test_a_table_whose_last_size_does_not_add_up_prints_nothing(cli, tmp_path):
     r = cli("table", "8-10", "--checkpoint", path, "--recheck", 0)
     assert_one_line_error(r)
     assert f"the units of n = 10 add up to {A000170[10] + 8}, but n = 10 was finished" in r.stderr
+
+
+def test_a_table_over_a_day_is_refused_before_its_small_sizes_are_estimated(cli, monkeypatch):
+    # The largest sizes are estimated first: past a day, the join's sampled
+    # estimates of n = 22..28 (seconds each) are not waited for.
+    from parqueens.join import rowsets
+
+    def sampled(*args, **kwargs):
+        raise AssertionError("sampled an estimate the refusal did not need")
+
+    monkeypatch.setattr(rowsets, "sampled_estimate", sampled)
+    r = cli("table", "20-40")
+    assert r.returncode == 2 and r.stdout == ""
+    assert "table 20-40 would take more than " in r.stderr and "add --yes" in r.stderr
