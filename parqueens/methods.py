@@ -65,7 +65,8 @@ def _check_join(n, split_depth, nodes):
     if not join_serves(n):
         raise ValueError(
             f"the join counts n = {JOIN_MIN_N}..{JOIN_MAX_N}, not n = {n}; "
-            f'use a search method (method="d4")'
+            # d4 needs four borders: below 4 it would count by plain anyway
+            f'use a search method (method="{"d4" if n >= 4 else "plain"}")'
         )
     if split_depth is not None:
         raise ValueError(

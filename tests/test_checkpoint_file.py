@@ -420,6 +420,13 @@ def test_a_checkpoint_named_like_sqlites_side_files_is_refused(cli, tmp_path, su
     assert sha256(side) == before
 
 
+def test_a_side_files_name_in_capitals_is_refused_too(cli, tmp_path):
+    # a file system that ignores case (macOS, Windows) takes runs.db-WAL for runs.db-wal
+    r = cli("count", 5, "--checkpoint", tmp_path / "runs.db-WAL")
+    assert r.returncode == 2 and r.stdout == "" and os.listdir(tmp_path) == []
+    assert "a checkpoint's name cannot end in -WAL (SQLite keeps" in r.stderr
+
+
 def test_a_killed_holder_not_yet_reaped_holds_nothing(tmp_path):
     # A batch driver that kills a run (p.kill()) and starts the next before
     # p.wait(): the killed run is a zombie, which is dead.

@@ -33,8 +33,8 @@ def test_default_method_by_size():
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["count", 29, "--method", "join"], "the join counts n = 4..28, not n = 29"),
-        (["count", 3, "--method", "join"], "the join counts n = 4..28, not n = 3"),
+        (["count", 29, "--method", "join"], "not n = 29; use a search method (--method d4)"),
+        (["count", 3, "--method", "join"], "not n = 3; use a search method (--method plain)"),
         (["count", 12, "--method", "join", "--split-depth", 3], "the join has no split depth"),
         (["count", 12, "--method", "join", "--nodes"], "--nodes counts a search's nodes"),
         (["count", 12, "--method", "join", "--fixed", "0:0"], "method join cannot be used"),

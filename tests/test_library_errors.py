@@ -43,10 +43,10 @@ def test_listings_check_their_arguments_at_the_call(call):
 LIBRARY_WORDS = [
     # (the call, what the library says, what the command line says of it, its argv)
     (
-        lambda: parqueens.count(3, method="join"),
+        lambda: parqueens.count(29, method="join"),
         'use a search method (method="d4")',
         "use a search method (--method d4)",
-        ["count", 3, "--method", "join"],
+        ["count", 29, "--method", "join"],
     ),
     (
         lambda: parqueens.count(12, method="join", split_depth=3),

@@ -47,9 +47,7 @@ class _Completion(argparse.Action):
         try:
             import shtab
         except ImportError:
-            raise UsageError(
-                "shell completion needs shtab: pip install 'parqueens[completion]'"
-            ) from None
+            raise UsageError("shell completion needs shtab: pip install shtab") from None
         parser._print_message(shtab.complete(parser, shell=values), sys.stdout)
         parser.exit()
 
@@ -98,7 +96,7 @@ def build_parser():
         choices=("bash", "zsh"),
         action=_Completion,
         help="print the shell's completion script for parqueens, and exit (needs shtab: "
-        "pip install 'parqueens[completion]')",
+        "pip install shtab)",
     )
     # not required: a bare `parqueens` gets its usage and where to read more (cli.main)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

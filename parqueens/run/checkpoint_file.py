@@ -88,11 +88,13 @@ def check_name(path, writing):
     whose ``-wal``, ``-shm`` or ``-journal`` file is itself a parqueens
     checkpoint, which opening the path would destroy.  Raises
     :class:`CheckpointError`."""
-    if writing and path.endswith(SIDE_SUFFIXES):
-        suffix = next(s for s in SIDE_SUFFIXES if path.endswith(s))
+    # In any case: a file system that ignores case (macOS, Windows) takes
+    # X-WAL for X-wal.
+    if writing and path.lower().endswith(SIDE_SUFFIXES):
+        suffix = path[-len(next(s for s in SIDE_SUFFIXES if path.lower().endswith(s))) :]
         raise CheckpointError(
             f"{path}: a checkpoint's name cannot end in {suffix} (SQLite keeps its own "
-            f"files named so beside {path.removesuffix(suffix)}, and would remove it); "
+            f"files named so beside {path[: -len(suffix)]}, and would remove it); "
             f"choose another name"
         )
     for suffix in SIDE_SUFFIXES:
