@@ -719,6 +719,18 @@ def test_the_method_that_counted_a_size_resumes_it(cli, tmp_path):
         assert "belongs to another run (method: 'join' there, " in r.stderr
 
 
+def test_fixed_queens_on_a_d4_file_are_another_run(cli, tmp_path):
+    # The file's d4 is not kept for a run with fixed queens (which d4 cannot
+    # take): the refusal names the other run, as on a file of the default.
+    path = tmp_path / "d.db"
+    assert cli("count", 9, "--method", "d4", "--checkpoint", path, "-q").returncode == 0
+    r = cli("count", 9, "--fixed", "0:0", "--checkpoint", path)
+    assert_one_line_error(r)
+    assert "belongs to another run (fixed: none there, 0:0 (from 0) now, method: 'd4' there" in (
+        r.stderr
+    )
+
+
 def test_full_disk_after_the_new_file_is_published_says_open(tmp_path, monkeypatch):
     # The file was created whole (its tables published); opening it to
     # write failed: not "cannot create", and the file stays a checkpoint.

@@ -305,6 +305,10 @@ def _method(checkpoint, n, method, resolved, unique, fixed, split_depth, nodes):
     if checkpoint is None or method is not None:
         return method, resolved, None
     asked = method = method_of(checkpoint, None)  # the checkpoint keeps its method
+    if fixed and method in ("d4", "join"):
+        # A run with fixed queens is another run than the file's, which the
+        # identity check says (keeping d4 would refuse fixed queens instead).
+        return None, resolved, None
     if method is None and (split_depth is not None or nodes) and not fixed:
         _refuse_search_on_join(checkpoint)
     if method is None:  # the file's run is the default's: n may have kept d4
