@@ -1,6 +1,6 @@
 """Numba kernels of the quadrant join's matcher: how many pairs of an east and
-a west half-board share no diagonal (see :mod:`parqueens.join_kernels` for
-the words, and :mod:`parqueens.join` for the method, after Evgeny Kluev's
+a west half-board share no diagonal (see :mod:`parqueens.join.kernels` for
+the words, and :mod:`parqueens.join.units` for the method, after Evgeny Kluev's
 ``EvgenyKluev/N-Queens-Count-Sol``, MIT, 2022; the code is ours).
 
 The east words of a row set are cut into groups of 256; for each group and
@@ -8,7 +8,7 @@ each chunk of 5 word bits, ``_chunk_tables`` stores, for the 32 values of
 the chunk, the 256-bit set of the group's words disjoint from them
 (transposed bit planes, ANDed by subsets: Kluev's precomputed chunks).  A
 west word then meets the group in one load, AND and popcount of 256 bits
-per chunk (``_match_block``, on 4 x 64-bit vectors: :mod:`parqueens.simd`).
+per chunk (``_match_block``, on 4 x 64-bit vectors: :mod:`parqueens.join.simd`).
 A sieve (:func:`count_pairs`) first sorts both sides by their ``K`` top
 real bits (``K <= KMAX``, chosen per row set by a cost model), so that a
 west word visits only the groups whose key it does not meet (the subsets of
@@ -18,8 +18,9 @@ tables.
 
 All masks are ``uint64`` and every literal is cast: numba turns mixed
 ``int64``/``uint64`` arithmetic into floating point.  ``nogil=True``: the
-threads of one process match at once.  :func:`count_pairs` and
-:func:`workspace` are the entry points of :mod:`parqueens.join_kernels`.
+threads of one process match at once.  :func:`count_sides` and
+:func:`workspace` are the entry points of :mod:`parqueens.join.kernels` and
+:mod:`parqueens.join.pieces`.
 """
 
 import numpy as np
