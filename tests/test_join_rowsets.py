@@ -261,3 +261,18 @@ def test_checkpoint_of_22_interrupted_and_resumed(tmp_path, monkeypatch):
     again = run_count(n, jobs=1, checkpoint=path, recheck=1.0)
     assert again.total == expected > 0
     assert again.resumed == sum(calls) > 0 and again.rechecked == sum(calls)
+
+
+def test_a_row_sets_own_keys_serve_all_its_blocks():
+    """The largest row set of n = 22's first unit (about 100,000 east and
+    300,000 west words) in blocks of 40,000 words: its key bits are chosen
+    from the first blocks and rewrite the later ones; the count is that of
+    one block."""
+    unit = join_units(22)[0]
+    config = next(c for c in configs(22) if c.name == unit.config)
+    per = np.empty(1 << 11)
+    from parqueens.join.pieces import rowset_work
+
+    nr = rowset_work(11, config.cfg, unit.rows, rowsets._sizes(11), per)
+    e = int(np.argmax(per[:nr]))
+    assert _row_set(22, unit, e, 40_000) == _row_set(22, unit, e, rowsets.LIMIT) > 0

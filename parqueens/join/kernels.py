@@ -57,7 +57,7 @@ import numpy as np
 from numba import njit
 
 from ..search.kernels import popcount
-from .match import count_sides, workspace
+from .match import count_sides, rekey_sides, workspace
 
 # ---------------------------------------------------------------- constants
 
@@ -550,6 +550,7 @@ def _count_unit(n, h, cfg, a, roles, subs, subs_at, P, Q, ws, stop):
     weights = np.empty((size, 4), np.int64)
     nr = rowsets_of(h, cfg, a, subs, subs_at, bs, weights)
     qb = np.zeros(5, np.int64)
+    tables = np.empty((7, 256), np.uint64)
     total = 0
     for e in range(nr):
         if stop[0] != 0:
@@ -566,6 +567,7 @@ def _count_unit(n, h, cfg, a, roles, subs, subs_at, P, Q, ws, stop):
                 cnt = _half_boards(roles, SW, north_w, south_w, bw, c, nw, Q, cnt)
         qb[4] = cnt
         if cnt > 0:
+            rekey_sides(P, n_p, Q, cnt, real, tables)
             total += count_sides(P, n_p, Q, qb, weights[e], real, ws)
     return total
 

@@ -48,7 +48,7 @@ from .kernels import (
     rowsets_of,
     subsets,
 )
-from .match import count_sides, workspace
+from .match import count_sides, rekey, rekey_sides, workspace
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -364,6 +364,7 @@ def count_rowsets(n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit,
     wst = np.zeros(4, np.int64)
     qe = np.zeros(5, np.int64)
     qb = np.zeros(5, np.int64)
+    tables = np.empty((7, 256), np.uint64)
     total = 0
     for e in range(lo, hi):
         if stop[0] != 0:
@@ -373,12 +374,15 @@ def count_rowsets(n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit,
         sw_table = role(n, h, pieces(h, cfg[CFG_ROWS_S] ^ b), SW, fixed, diagonal_symmetry, layout)
         es[:] = 0
         held = False  # the west words all in one block: made once a row set
+        keys = 0  # the row set's key bits: 0 not chosen yet, 1 the layout's, 2 its own
         while es[0] < 1:
             n_p = _fill(
                 ne_table, se_table, e_ranges, e_south, ne, east_weights, 1, es, P, qe, limit, stride
             )
             if n_p == 0:
                 break
+            if keys == 2:
+                rekey(P, 0, n_p, tables)
             first = not held
             if first:
                 wst[:] = 0
@@ -402,6 +406,11 @@ def count_rowsets(n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit,
                     )
                     held = first and wst[0] == 4
                     first = False
+                    if keys == 2:
+                        rekey(Q, 0, qb[4], tables)
+                if keys == 0 and qb[4] > 0:
+                    # Chosen from the first blocks, the same for all of them.
+                    keys = 2 if rekey_sides(P, n_p, Q, qb[4], real, tables) else 1
                 if qb[4] > 0:
                     total += count_sides(P, n_p, Q, qb, weights[e], real, ws)
                 if wst[0] == 4:

@@ -1,0 +1,106 @@
+"""The join's matcher (:mod:`parqueens.join.match`): the weighted number of
+disjoint pairs of an east and a west word, against a pair-by-pair count,
+and a row set's own key bits (:func:`key_tables`, :func:`rekey`), which must
+keep every count and put the bits that separate the most pairs on top."""
+
+import numpy as np
+import pytest
+
+from parqueens.join.match import (
+    REKEY_PAIRS,
+    count_sides,
+    key_tables,
+    rekey,
+    rekey_sides,
+    workspace,
+)
+
+
+def _words(rng, count, real, share, above=False):
+    """``count`` random words of ``real`` bits, each bit set with its
+    ``share`` (a float or one per bit); ``above``: with noise in the two
+    bits above them, as west words have their classes there (never met)."""
+    bits = rng.random((count, real)) < share
+    words = (bits * (1 << np.arange(real, dtype=np.uint64))).sum(axis=1, dtype=np.uint64)
+    noise = rng.integers(0, 4 if above else 1, count, dtype=np.uint64)
+    return words | (noise << np.uint64(real))
+
+
+def _by_pairs(east, west, qb, weights, real):
+    """The pair-by-pair count: east and west words that share no bit below
+    ``real``, times the weight of the west word's class."""
+    low = np.uint64((1 << real) - 1)
+    total = 0
+    for c in range(4):
+        part = west[qb[c] : qb[c + 1]]
+        if len(part) and weights[c]:
+            meet = (east[:, None] & part[None, :] & low) == 0
+            total += int(weights[c]) * int(meet.sum())
+    return total
+
+
+def _count(east, west, qb, weights, real):
+    P, Q, ws = workspace(len(east), len(west))
+    P[: len(east)] = east
+    Q[: len(west)] = west
+    return count_sides(P, len(east), Q, np.array(qb), np.array(weights), real, ws)
+
+
+@pytest.mark.parametrize(
+    ("real", "sizes", "weights"),
+    [
+        (30, (3000, 500, 700, 0, 1200), (4, 4, 4, 8)),  # east makes the tables
+        (40, (700, 2500, 100, 3000, 0), (2, 0, 4, 8)),  # west classes larger
+        (52, (2600, 2600, 10, 300, 1), (1, 2, 3, 4)),  # the widest words
+    ],
+)
+def test_counts_every_disjoint_pair(real, sizes, weights):
+    rng = np.random.default_rng(real)
+    east = _words(rng, sizes[0], real, 0.3)
+    west = _words(rng, sum(sizes[1:]), real, 0.3, above=True)
+    qb = np.cumsum((0,) + sizes[1:])
+    expected = _by_pairs(east, west, qb, weights, real)
+    assert _count(east, west, qb, weights, real) == expected > 0
+
+
+def _planted(seed, real=40, count=40_000):
+    """East and west words whose bit 7 is set in 90 % of them, bit 20 in
+    none, the others in 35 %: enough pairs for a row set's own keys."""
+    rng = np.random.default_rng(seed)
+    share = np.full(real, 0.35)
+    share[7], share[20] = 0.9, 0.0
+    return _words(rng, count, real, share), _words(rng, count, real, share, above=True)
+
+
+def test_own_key_bits_keep_the_count_and_lead_with_the_best():
+    real = 40
+    east, west = _planted(1)
+    assert len(east) * len(west) >= REKEY_PAIRS * (len(east) + len(west))
+    tables = np.zeros((7, 256), np.uint64)
+    assert key_tables(east, len(east), west, len(west), real, tables)
+    # A permutation of the low bits: each bit to one bit, all of them met;
+    # the bit most pairs share goes on top, a bit no word has is no key.
+    images = [int(tables[b // 8, 1 << (b % 8)]) for b in range(56)]
+    assert all(x and x & (x - 1) == 0 for x in images)
+    assert sorted(images[:real]) == [1 << b for b in range(real)]
+    assert images[real:] == [1 << b for b in range(real, 56)]
+    assert images[7] == 1 << (real - 1) and images[20] < 1 << (real - 12)
+    qb = (0, 15_000, 30_000, 35_000, 40_000)
+    weights = (4, 2, 0, 8)
+    before = _count(east, west, qb, weights, real)
+    e2, w2 = east.copy(), west.copy()
+    rekey(e2, 0, len(e2), tables)
+    rekey(w2, 0, len(w2), tables)
+    popcount = np.vectorize(lambda x: bin(int(x)).count("1"))
+    assert (popcount(e2) == popcount(east)).all()
+    assert _count(e2, w2, qb, weights, real) == before > 0
+
+
+def test_few_pairs_keep_the_layouts_keys():
+    east, west = _planted(2, count=20_000)
+    tables = np.zeros((7, 256), np.uint64)
+    assert not key_tables(east, len(east), west, 100, 40, tables)
+    assert not tables.any()
+    P, Q = east.copy(), west[:100].copy()
+    assert not rekey_sides(P, len(P), Q, len(Q), 40, tables)
+    assert (P == east).all() and (Q == west[:100]).all()
