@@ -101,6 +101,10 @@ def test_few_pairs_keep_the_layouts_keys():
     tables = np.zeros((7, 256), np.uint64)
     assert not key_tables(east, len(east), west, 100, 40, tables)
     assert not tables.any()
+    # Sampled every 200th word a side, the same words stand for a row set
+    # with enough pairs.
+    assert key_tables(east, len(east), west, 100, 40, tables, 200)
+    tables[:] = 0
     P, Q = east.copy(), west[:100].copy()
     assert not rekey_sides(P, len(P), Q, len(Q), 40, tables)
     assert (P == east).all() and (Q == west[:100]).all()

@@ -312,7 +312,7 @@ def _bit_sets(words, n, real, out):
 
 
 @njit(cache=True, nogil=True)
-def key_tables(P, n_p, Q, n_q, real, tables):
+def key_tables(P, n_p, Q, n_q, real, tables, stride=1):
     """Choose the sieve's key bits for a row set from its words, moved on
     top of the ``real`` bits, the best highest, the other real bits below
     them in their order.  Two words are disjoint exactly when their images
@@ -329,7 +329,7 @@ def key_tables(P, n_p, Q, n_q, real, tables):
     kept: too few pairs for the choice to pay (:data:`REKEY_PAIRS`), or the
     same choice.
     """
-    if n_p * n_q < REKEY_PAIRS * (n_p + n_q):
+    if n_p * n_q * stride < REKEY_PAIRS * (n_p + n_q):
         return False
     has_p = np.empty((64, 4), np.uint64)
     has_q = np.empty(64 * 4, np.uint64)
@@ -415,12 +415,12 @@ def rekey(words, lo, hi, tables):
 
 
 @njit(cache=True, nogil=True)
-def rekey_sides(P, n_p, Q, n_q, real, tables):
+def rekey_sides(P, n_p, Q, n_q, real, tables, stride=1):
     """:func:`key_tables` for ``P[:n_p]`` and ``Q[:n_q]``, and where it
     chooses other key bits, both sides rewritten by :func:`rekey`.  Returns
     whether they were (the later blocks of the same row set must be, with
     the same tables)."""
-    if not key_tables(P, n_p, Q, n_q, real, tables):
+    if not key_tables(P, n_p, Q, n_q, real, tables, stride):
         return False
     rekey(P, 0, n_p, tables)
     rekey(Q, 0, n_q, tables)

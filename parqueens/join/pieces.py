@@ -410,7 +410,7 @@ def count_rowsets(n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit,
                         rekey(Q, 0, qb[4], tables)
                 if keys == 0 and qb[4] > 0:
                     # Chosen from the first blocks, the same for all of them.
-                    keys = 2 if rekey_sides(P, n_p, Q, qb[4], real, tables) else 1
+                    keys = 2 if rekey_sides(P, n_p, Q, qb[4], real, tables, stride) else 1
                 if qb[4] > 0:
                     total += count_sides(P, n_p, Q, qb, weights[e], real, ws)
                 if wst[0] == 4:
