@@ -213,6 +213,17 @@ def test_sampled_estimate_has_a_range():
     assert 3600 / 8 < e["core_seconds"] < 3600 * 60
 
 
+def test_an_estimates_range_stays_positive_with_few_far_samples():
+    """Six samples, one 100 times the others (as at n = 26): the mean minus
+    two standard errors is negative; the resampled range is not, and holds
+    the mean; equal samples have no width."""
+    values = np.array([1.0, 1.2, 0.9, 1.1, 1.0, 100.0])
+    assert values.mean() - 2 * values.std(ddof=1) / np.sqrt(6) < 0
+    low, high = rowsets._mean_range(values, seed=1)
+    assert 0.9 < low < values.mean() < high <= 100.0
+    assert rowsets._mean_range(np.full(5, 3.0), seed=1) == (3.0, 3.0)
+
+
 def test_estimate_on_the_command_line(cli, monkeypatch):
     # the suite's time: the default is 5 s and 6 row sets at least
     monkeypatch.setattr(rowsets, "SAMPLE_SECONDS", 0.2)
