@@ -21,7 +21,7 @@ from typing import Any
 
 from ..checks import check_recheck, check_share, fixed_conflict
 from ..methods import units_classified
-from ..names import ORBIT_SIZES, SECONDS_DECIMALS
+from ..names import ORBIT_SIZES, RECHECK_SHARE, SECONDS_DECIMALS
 from ..search import small
 from ..terminal import bar_width
 from .backends import RunInterrupted, Terminated, WorkerDied
@@ -180,7 +180,7 @@ def run_count(
         that are searched again and compared with what it holds, before
         the others run; None: :func:`default_sample`'s (a unit of each
         process that computed units, then units at random for
-        :data:`RECHECK_SHARE` of the stored work time), 0: none.  A stored
+        :data:`parqueens.names.RECHECK_SHARE` of the stored work time), 0: none.  A stored
         result that a faulty machine computed wrong passes its checksum;
         only recomputing finds it for sure.
 
@@ -381,10 +381,6 @@ def _resume(plan, checkpoint, unique):
 #: ``recheck`` is None (see :func:`default_sample`).
 RECHECK_UNITS = 2
 
-#: The time budget of the default recheck: this share of the work time
-#: stored with the size's units (see :func:`default_sample`).
-RECHECK_SHARE = 0.02
-
 
 def default_sample(plan, held, checkpoint, rng=None):
     """The stored units a resume searches again by default (``recheck``
@@ -430,7 +426,7 @@ def default_sample(plan, held, checkpoint, rng=None):
 def _recheck(plan, held, checkpoint, unique, share, jobs, backend):
     """Search a sample of the units ``held`` by ``checkpoint`` again and
     compare (see :func:`run_count`'s ``recheck``; None:
-    :func:`default_sample`'s, the second part while :data:`RECHECK_SHARE`
+    :func:`default_sample`'s, the second part while :data:`parqueens.names.RECHECK_SHARE`
     of the stored work time lasts); returns how many were searched (all
     equal, else :class:`ResultMismatch`)."""
     stored = [u for u in plan.units if u.id in held]
