@@ -5,6 +5,7 @@
     python scripts/bench_dask.py -n 20 --kill-after 20     # a worker killed mid-run: exact?
     python scripts/bench_dask.py --overhead 14 --split-depth 5   # the scheduler's cost per unit
     python scripts/bench_dask.py --table 12-17 --unique -n 17    # a table, then count 17
+    python scripts/bench_dask.py --table 12-17 --unique -n 17 --start-scheduler  # on a running one
 
 Each run is `python -m parqueens count N --json` as a user types it: with
 `--jobs J` (threads), and with `--backend dask --jobs J` (a local cluster of
@@ -19,7 +20,12 @@ unit on this machine (a lower bound for a remote cluster, where the network
 adds its latency).  `--table RANGE` times `parqueens table RANGE` the same
 way (with `--unique`), before the count of `-n`.  `PARQUEENS_SOURCE=DIR`
 runs the parqueens of that source tree instead (another commit, side by
-side).  Check `uptime` first: the machine may be shared.
+side).  `--start-scheduler` starts a local scheduler with `--jobs`
+single-thread worker processes once, for every Dask run (`--scheduler
+ADDRESS`: one already running): the runs then pay neither its start nor its
+workers' loading the kernels, as on a cluster that serves many runs (its
+workers import the parqueens this script imports).  Check `uptime` first:
+the machine may be shared.
 """
 
 import argparse
@@ -31,11 +37,13 @@ import sys
 import time
 
 
-def count(n, jobs, dask, extra=(), kill_after=None, command="count"):
+def count(n, jobs, dask, extra=(), kill_after=None, command="count", scheduler=None):
     """(wall seconds, the JSON result) of one `parqueens count` (or of
     ``command``, e.g. table, with ``n`` its range)."""
     cmd = [sys.executable, "-m", "parqueens", command, str(n), "--json", "--quiet"]
     cmd += ["--jobs", str(jobs), *extra] + (["--backend", "dask"] if dask else [])
+    if dask and scheduler:
+        cmd += ["--scheduler", scheduler]
     env = dict(os.environ)
     if os.environ.get("PARQUEENS_SOURCE"):  # another source tree, side by side
         env["PYTHONPATH"] = os.environ["PARQUEENS_SOURCE"]
@@ -82,7 +90,25 @@ def main():
     ap.add_argument("--split-depth", type=int, default=5, help="with --overhead (default 5)")
     ap.add_argument("--table", metavar="RANGE", help="time `table RANGE` too, first")
     ap.add_argument("--unique", action="store_true", help="--unique for the table")
+    ap.add_argument("--scheduler", help="a running Dask scheduler for the Dask runs")
+    ap.add_argument(
+        "--start-scheduler",
+        action="store_true",
+        help="start a local scheduler with --jobs single-thread workers for the Dask runs",
+    )
     args = ap.parse_args()
+    if args.start_scheduler:
+        from distributed import LocalCluster
+
+        with LocalCluster(
+            n_workers=args.jobs, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+        ) as cluster:
+            args.scheduler = cluster.scheduler_address
+            return _run(args)
+    return _run(args)
+
+
+def _run(args):
     if args.kill_after is not None:
         _, threads = count(args.n, args.jobs, False)
         dt, dask = count(args.n, args.jobs, True, kill_after=args.kill_after)
@@ -100,7 +126,14 @@ def main():
         for case in cases:
             for dask in (False, True):
                 more = ["--unique"] * (args.unique and case[0] == "table")
-                dt, r = count(case[1], args.jobs, dask, [*extra, *more], command=case[0])
+                dt, r = count(
+                    case[1],
+                    args.jobs,
+                    dask,
+                    [*extra, *more],
+                    command=case[0],
+                    scheduler=args.scheduler,
+                )
                 runs[case, dask].append(dt)
                 results[case, dask] = r
     print(f"| run | options | --jobs {args.jobs} | Dask, {args.jobs} workers | Dask / threads |")

@@ -233,8 +233,11 @@ def feed(units, *, jobs, unique=False, nodes=False):
         _fed[key] = (chunks, _submit(chunks, unique, nodes))
 
 
-# The Dask workers asked to load a kind of kernels: {(address, nodes, join)}.
+# The Dask workers asked to load a kind of kernels: {(address, nodes, join)};
+# the tasks still running (each dropped when done: a result held would stay
+# in the worker's memory, and Dask warns of it when the worker goes).
 _warmed = set()
+_warming = set()
 
 
 def warm_workers(nodes=False, join=False):
@@ -243,7 +246,7 @@ def warm_workers(nodes=False, join=False):
     ``join``) now, a task each ahead of any chunk, so that they load while
     this process builds the work units rather than after (0.3 to 0.5 s of
     a small count on a local cluster); once per worker and kind."""
-    from distributed import fire_and_forget, get_client
+    from distributed import get_client
 
     client = get_client()
     for address in client.nthreads():
@@ -252,7 +255,8 @@ def warm_workers(nodes=False, join=False):
             task = client.submit(
                 warm_up, nodes, join, workers=[address], allow_other_workers=True, pure=False
             )
-            fire_and_forget(task)
+            _warming.add(task)
+            task.add_done_callback(_warming.discard)
 
 
 def _fed_key(units, unique, nodes):
@@ -312,8 +316,11 @@ def _dask_chunks(units, jobs, unique, nodes, then=None):
     try:
         if then is not None:
             then()
-        for future in as_completed(futures):
-            i, results = future.result()
+        # with_results: fetched as they finish, not one round trip each here
+        for future, result in as_completed(futures, with_results=True):
+            if future.status == "cancelled":  # its reason said (worker_failure)
+                raise result
+            i, results = result
             pending.discard(i)
             yield list(zip(chunks[i], results, strict=True))
     except Exception as exc:
