@@ -213,7 +213,7 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False, 
 
 # Chunks submitted to Dask ahead of the run that takes them (:func:`feed`):
 # {(unit ids, unique, nodes): (chunks, futures)}.
-_fed = {}
+_fed: dict[tuple, tuple[list, list]] = {}
 
 # The order of submission, as Dask priorities (higher first): a size's
 # chunks run before the next size's fed behind them.
@@ -236,8 +236,8 @@ def feed(units, *, jobs, unique=False, nodes=False):
 # The Dask workers asked to load a kind of kernels: {(address, nodes, join)};
 # the tasks still running (each dropped when done: a result held would stay
 # in the worker's memory, and Dask warns of it when the worker goes).
-_warmed = set()
-_warming = set()
+_warmed: set[tuple[str, bool, bool]] = set()
+_warming: set = set()
 
 
 def warm_workers(nodes=False, join=False):
