@@ -3,9 +3,11 @@
 :func:`run_chunk` counts a list of work units here (a search's, by the
 counting kernel, or the join's, :func:`parqueens.join.units.count_join_units`);
 :func:`iter_chunks` hands chunks of units sized by work to
-:func:`parqueens.run.backends.parallel` and yields their results as they
-finish; :func:`warm_up` loads the kernels once per process first, so that
-workers find them in numba's cache instead of compiling them concurrently.
+:func:`parqueens.run.backends.parallel` (or, on Dask, to the client's
+futures, where :func:`feed` submits a table's next size ahead) and yields
+their results as they finish; :func:`warm_up` loads the kernels once per
+process first, so that workers find them in numba's cache instead of
+compiling them concurrently (:func:`warm_workers` on Dask's workers).
 Below both the plan and the runner: planning (its estimate, its units) and
 running use these, and this module imports neither.
 """
