@@ -173,23 +173,21 @@ def _worker_estimate(split, probes, seed, asked_jobs):
     return e
 
 
-def wall_per_cpu():
+def wall_per_cpu(seconds=0.5):
     """The wall seconds a CPU second of this thread takes now: 1 on a core
     of its own, 2 on a core shared with another busy thread (the other
     workers, other processes).  Counts the 24 largest join units of
-    n = 16 three times (about 0.3 s) and takes the median."""
-    from statistics import median
-
+    n = 16 again and again for ``seconds`` (long enough for the workers'
+    measures, started a little apart, to overlap, and to average a
+    neighbour's bursts), and divides the wall time by the CPU time."""
     from ..join.units import count_join_units, join_units
 
     units = join_units(16)[:24]
     count_join_units(16, units[:1])  # the kernels loaded, the tables built
-    ratios = []
-    for _ in range(3):
-        wall, cpu = time.perf_counter(), time.thread_time()
+    wall, cpu = time.perf_counter(), time.thread_time()
+    while time.perf_counter() - wall < seconds:
         count_join_units(16, units)
-        ratios.append((time.perf_counter() - wall) / max(time.thread_time() - cpu, 1e-9))
-    return max(1.0, median(ratios))
+    return max(1.0, (time.perf_counter() - wall) / max(time.thread_time() - cpu, 1e-9))
 
 
 def probe_units(units, probes, seed):
