@@ -54,6 +54,12 @@ WEIGHTS = {"plain": 1, "mirror": 2, "d4": 1, "join": 1}
 #: Boards below this size have no work units (:mod:`parqueens.search.small` solves them).
 UNITS_FROM = 3
 
+#: The time budget of a resume's default recheck of stored units: this share
+#: of the work time stored with the size's units (see
+#: :func:`parqueens.run.runner.default_sample`; ``status`` counts it in the
+#: time left).
+RECHECK_SHARE = 0.02
+
 #: Orbit sizes of the symmetry classes, indexed like the per-unit class
 #: counts ``by_stab``: ``by_stab[k]`` counts classes whose stabiliser has
 #: ``2**k`` elements, so their orbit has ``8 >> k`` solutions.

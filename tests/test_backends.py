@@ -14,6 +14,7 @@ import sqlite3
 import subprocess
 import threading
 import time
+import types
 
 import joblib
 import pytest
@@ -163,6 +164,51 @@ def test_library_counts_on_cluster(address):
             if n >= 11:
                 assert r.fundamental == A002562[n], n
             assert r.units > 0
+
+
+def test_a_table_feeds_its_next_size_on_the_workers(address, monkeypatch):
+    # A size's run submits the next size's chunks behind its own, and that
+    # run takes them (no submission of its own); the client loads no
+    # kernel (the workers do, a task each ahead of the chunks).
+    from parqueens.run import chunks
+    from parqueens.run.plan import plan_run
+    from parqueens.run.runner import run_plan
+
+    submitted, warmed = [], []
+    real_submit = chunks._submit
+    monkeypatch.setattr(
+        chunks, "_submit", lambda c, *a: submitted.append(len(c)) or real_submit(c, *a)
+    )
+    monkeypatch.setattr(chunks, "warm_up", lambda *args: warmed.append(args))
+    with dask_client(address) as (client, threads):
+        p13, p14 = (plan_run(n, unique=True, jobs=threads, backend="dask") for n in (13, 14))
+        assert run_plan(p13, then=p14).fundamental == A002562[13]
+        assert len(submitted) == 2 and len(chunks._fed) == 1
+        assert run_plan(p14).fundamental == A002562[14]
+        assert len(submitted) == 2 and not chunks._fed
+    assert warmed == []
+    # fewer chunks for a small size (a round trip each): n = 13 sent 36 before
+    assert submitted[0] == len(list(chunks._chunks(p13.split.units, 2, chunks.DASK_CHUNK_WORK)))
+    assert submitted[0] <= 2 < len(list(chunks._chunks(p13.split.units, 2)))
+
+
+def test_an_estimate_on_dask_comes_from_its_workers(address, monkeypatch):
+    # The workers measure their speed, all at once (the client's own speed
+    # said 13.7 s of a count 19 that took the cluster 25 to 29 s); a
+    # worker's wall time per CPU second scales the join's (CPU time) speed.
+    from parqueens.join import units
+    from parqueens.run import estimate
+    from parqueens.run.plan import plan_run
+
+    monkeypatch.setattr(units, "_speed", lambda: pytest.fail("measured in the client"))
+    with dask_client(address) as (client, threads):
+        e = plan_run(14, backend="dask").with_jobs(threads).estimate()
+    assert (e["method"], e["jobs"], e["units"]) == ("join", 2, 107)
+    assert 0 < e["seconds"] < 5
+    monkeypatch.setattr(estimate, "estimate_split", lambda *args: {"seconds": 3.0, "jobs": 2})
+    monkeypatch.setattr(estimate, "wall_per_cpu", lambda: 2.0)
+    split = types.SimpleNamespace(n=14, method="join")
+    assert estimate._worker_estimate(split, 20000, 1, None) == {"seconds": 6.0, "jobs": 2}
 
 
 def test_library_checkpoint_on_cluster(address, tmp_path):

@@ -478,6 +478,7 @@ def _table_rows(args, plans):
                 progress=show,
                 recheck=args.recheck,
                 on_work=(lambda share, base=done, w=w: moved(min(1.0, base + w * share))),
+                then=plans[k + 1] if k + 1 < len(plans) else None,  # fed ahead on Dask
             )
             rows.append(r)
             if r.resumed:

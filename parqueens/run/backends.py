@@ -2,8 +2,9 @@
 
 Three backends (:data:`parqueens.names.BACKENDS`): ``threads`` of this
 process (the default: the numba kernels release the GIL, so threads search in
-parallel with no worker start-up), ``loky`` worker processes, and ``dask``, a
-Dask cluster reached through joblib's dask backend.
+parallel with no worker start-up), ``loky`` worker processes (both through
+joblib), and ``dask``, a Dask cluster whose client's futures run the chunks
+(:func:`parqueens.run.chunks.iter_chunks`).
 
 This module decides, once per run, how many jobs run (:func:`plan_jobs`),
 builds every ``joblib.Parallel`` of parqueens (:func:`parallel`), keeps the
@@ -11,8 +12,8 @@ signal helpers (a Ctrl-C must stop a run at once, and workers must not print
 tracebacks of their own) and turns a lost worker into :class:`WorkerDied`.
 
 :func:`dask_client` connects to an existing scheduler (``tcp://HOST:PORT``)
-or starts a ``LocalCluster`` on 127.0.0.1, and makes joblib send the
-``Parallel`` calls to its workers.  The workers import :mod:`parqueens`
+or starts a ``LocalCluster`` on 127.0.0.1, whose client the runs inside it
+submit their chunks to.  The workers import :mod:`parqueens`
 themselves, so every machine needs parqueens installed (``pip install
 '.[dask]'``); each loads or compiles the numba kernels once.  A watch of the
 workers (:func:`_watch_workers`) reports those that leave during a run and,
@@ -201,22 +202,20 @@ def _cluster_threads():
 
 
 def parallel(backend, jobs):
-    """The ``joblib.Parallel`` of a count: results as a generator, as they
-    finish (a count's results are small, and merged as they come).
+    """The ``joblib.Parallel`` of a count on this machine: results as a
+    generator, as they finish (a count's results are small, and merged as
+    they come).
 
     ``backend``: ``"threads"`` or ``"loky"`` with ``jobs`` workers (loky's
-    ignore SIGINT, see :func:`ignore_sigint`), or ``"dask"``, the cluster made
-    active by :func:`dask_client` (naming it again here would make joblib
-    build a second, misconfigured backend object).  Call the result through
-    :func:`start_workers`.
+    ignore SIGINT, see :func:`ignore_sigint`); Dask's runs submit to its
+    client (:func:`parqueens.run.chunks.iter_chunks`).  Call the result
+    through :func:`start_workers`.
     """
     import joblib
 
     backend = check_backend(backend)
     # batch_size=1: the chunks are sized by their work already; joblib's
     # automatic batching would hold finished chunks back from the checkpoint.
-    if backend == "dask":
-        return joblib.Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
     extra = {"initializer": ignore_sigint} if backend == "loky" else {}
     with joblib.parallel_config(backend="threading" if backend == "threads" else "loky", **extra):
         return joblib.Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)
@@ -301,8 +300,6 @@ def worker_failure(exc, unit_ids):
         return WorkerDied(unit_ids)
     if getattr(exc, "reason", None) == _NO_WORKER:  # cancelled by _watch_workers
         return ClusterLost(unit_ids, getattr(exc, "msg", None) or "no Dask worker was left", "")
-    if isinstance(exc, TimeoutError) and "has no worker" in str(exc):  # joblib's own wait
-        return ClusterLost(unit_ids, "no Dask worker joined the cluster in time", "")
     if type(exc).__module__.startswith("distributed") or name in (
         "CancelledError",
         "FutureCancelledError",
@@ -403,7 +400,9 @@ def _dask_logs_silenced():
 def dask_client(
     scheduler=None, n_workers=None, timeout=10, on_lost=None, worker_wait=None, scheduler_file=None
 ):
-    """Run joblib's ``Parallel`` calls on a Dask cluster inside this block.
+    """Run the counts of this block (``backend="dask"``) on a Dask cluster:
+    its client is Dask's default client inside it, to which their chunks
+    are submitted.
 
     Parameters
     ----------
@@ -453,8 +452,6 @@ def dask_client(
     if source is not None:
         _log.info(f"the Dask scheduler {scheduler} ({source})")
     wait = WORKER_WAIT if worker_wait is None else float(worker_wait)
-    import joblib
-
     client, cluster = _start_client(scheduler, n_workers, timeout)
     watch = None
     try:
@@ -464,11 +461,7 @@ def dask_client(
         _wait_for_a_worker(client, scheduler, wait)
         watch = _watch_workers(client, on_lost, wait=wait)
         threads = sum(client.nthreads().values()) or 1
-        # joblib's own wait for workers (at each Parallel call that finds
-        # none) outlasts the watch's, which decides and says why.
-        joblib_wait = min(CLUSTER_SETTLE + wait + 30.0, 1e9)
-        with joblib.parallel_config(backend="dask", wait_for_workers_timeout=joblib_wait):
-            yield client, threads
+        yield client, threads
     finally:
         if watch is not None:
             watch.set()

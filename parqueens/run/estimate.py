@@ -11,7 +11,11 @@ progress bar.  Called through :meth:`parqueens.run.plan.CountPlan.estimate`.
 import time
 
 from ..names import ESTIMATE_DIGITS, UNITS_FROM
-from .backends import call_interruptibly
+from .backends import ClusterUnreachable, call_interruptibly, worker_failure
+
+#: The keys of an estimate that are wall seconds (made on each Dask worker,
+#: combined as the cluster's: :func:`_estimate_on_workers`).
+WALL_KEYS = ("seconds", "low", "high", "asked_seconds")
 
 
 def rounded(value, digits=ESTIMATE_DIGITS):
@@ -22,7 +26,9 @@ def rounded(value, digits=ESTIMATE_DIGITS):
     return float(f"{value:.{digits}g}")
 
 
-def estimate_split(split, build_seconds=0.0, probes=20000, seed=1, asked_jobs=None):
+def estimate_split(
+    split, build_seconds=0.0, probes=20000, seed=1, asked_jobs=None, backend="threads"
+):
     """The estimated time of a count split as ``split`` (a
     :class:`parqueens.run.plan.Split`, its units built in ``build_seconds``).
 
@@ -36,6 +42,8 @@ def estimate_split(split, build_seconds=0.0, probes=20000, seed=1, asked_jobs=No
     n = 16..18, and can be up to about twice off) but cheap: about a second.
     The join: see :func:`_estimate_join` (``asked_jobs``: the jobs asked
     for, more than this machine's cores, for the time on that many).
+    ``backend`` ``"dask"``: made on the cluster's workers, not here
+    (:func:`_estimate_on_workers`).
 
     Returns a dict: ``nodes`` (float; None for the join), ``rate`` (nodes
     per second per job; None for the join), ``jobs`` (as the run uses
@@ -45,6 +53,8 @@ def estimate_split(split, build_seconds=0.0, probes=20000, seed=1, asked_jobs=No
     from ..search.units import make_units, unit_masks
     from .chunks import search_specs, warm_up
 
+    if backend == "dask" and split.units:
+        return _estimate_on_workers(split, build_seconds, probes, seed, asked_jobs)
     if split.method == "join":
         return _estimate_join(split, build_seconds, asked_jobs)
     out = {
@@ -109,6 +119,75 @@ def _estimate_join(split, build_seconds, asked_jobs=None):
         out["asked_jobs"] = asked_jobs
         out["asked_seconds"] = build_seconds + max(core / asked_jobs, core * e["largest"])
     return out
+
+
+def _estimate_on_workers(split, build_seconds, probes, seed, asked_jobs):
+    """:func:`estimate_split` on the active Dask client's cluster: made by
+    every worker thread at once (:func:`_worker_estimate`), so that each
+    measures its speed while the others measure theirs, as they share their
+    machines during the run (on a shared 2-core machine a worker alone ran
+    twice as fast as two together: the client's speed said 13.7 s of a
+    count 19 that took the cluster 25 to 29 s).  Their wall seconds
+    (:data:`WALL_KEYS`) are combined as the cluster's: each says the time if
+    every thread were as fast as its own, and the threads' speeds add up
+    (the harmonic mean); ``build_seconds`` (the units, built here) added.
+    Raises :class:`parqueens.run.backends.ClusterUnreachable` if the cluster
+    is lost meanwhile."""
+    from statistics import harmonic_mean
+
+    from distributed import get_client
+
+    client = get_client()
+    futures = [
+        client.submit(_worker_estimate, split, probes, seed, asked_jobs, workers=[w], pure=False)
+        for w, threads in client.nthreads().items()
+        for _ in range(threads)
+    ]
+    try:
+        found = client.gather(futures)
+    except Exception as exc:
+        if worker_failure(exc, []) is None:
+            raise
+        raise ClusterUnreachable(
+            f"the Dask cluster was lost while estimating ({type(exc).__name__})"
+        ) from None
+    out = dict(found[0])
+    for key in WALL_KEYS:
+        if key in out:
+            out[key] = build_seconds + harmonic_mean([max(e[key], 1e-9) for e in found])
+    return out
+
+
+def _worker_estimate(split, probes, seed, asked_jobs):
+    """:func:`estimate_split` made in this (Dask worker's) thread, in wall
+    seconds: the join below its row sets measures its speed in CPU time
+    (:func:`parqueens.join.join_estimate`), which a thread sharing its core
+    does not see; scaled here by the wall time its CPU time took
+    (:func:`wall_per_cpu`)."""
+    from ..join.rowsets import ROWSET_MIN_N
+
+    e = estimate_split(split, 0.0, probes, seed, asked_jobs)
+    if split.method == "join" and split.n < ROWSET_MIN_N:
+        factor = wall_per_cpu()
+        e |= {key: e[key] * factor for key in WALL_KEYS if key in e}
+    return e
+
+
+def wall_per_cpu(seconds=0.5):
+    """The wall seconds a CPU second of this thread takes now: 1 on a core
+    of its own, 2 on a core shared with another busy thread (the other
+    workers, other processes).  Counts the 24 largest join units of
+    n = 16 again and again for ``seconds`` (long enough for the workers'
+    measures, started a little apart, to overlap, and to average a
+    neighbour's bursts), and divides the wall time by the CPU time."""
+    from ..join.units import count_join_units, join_units
+
+    units = join_units(16)[:24]
+    count_join_units(16, units[:1])  # the kernels loaded, the tables built
+    wall, cpu = time.perf_counter(), time.thread_time()
+    while time.perf_counter() - wall < seconds:
+        count_join_units(16, units)
+    return max(1.0, (time.perf_counter() - wall) / max(time.thread_time() - cpu, 1e-9))
 
 
 def probe_units(units, probes, seed):

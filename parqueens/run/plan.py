@@ -129,7 +129,9 @@ class CountPlan:
                 "seconds": 0.0,
             }
         split = self.split
-        return estimate_split(split, self.build_seconds, asked_jobs=self.asked_jobs)
+        return estimate_split(
+            split, self.build_seconds, asked_jobs=self.asked_jobs, backend=self.backend
+        )
 
     def with_checkpoint(self, store):
         """This count planned again with its checkpoint (a

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..checks import check_recheck, check_share, fixed_conflict
 from ..methods import units_classified
-from ..names import ORBIT_SIZES, SECONDS_DECIMALS
+from ..names import ORBIT_SIZES, RECHECK_SHARE, SECONDS_DECIMALS
 from ..search import small
 from ..terminal import bar_width
 from .backends import RunInterrupted, Terminated, WorkerDied
@@ -180,7 +180,7 @@ def run_count(
         that are searched again and compared with what it holds, before
         the others run; None: :func:`default_sample`'s (a unit of each
         process that computed units, then units at random for
-        :data:`RECHECK_SHARE` of the stored work time), 0: none.  A stored
+        :data:`parqueens.names.RECHECK_SHARE` of the stored work time), 0: none.  A stored
         result that a faulty machine computed wrong passes its checksum;
         only recomputing finds it for sure.
 
@@ -256,15 +256,18 @@ def _open_checkpoint(checkpoint, n, identity):
     )
 
 
-def run_plan(plan, *, progress=False, recheck=None, on_work=None):
+def run_plan(plan, *, progress=False, recheck=None, on_work=None, then=None):
     """Run a count as planned (a :class:`parqueens.run.plan.CountPlan`): claim
     its checkpoint (:meth:`~parqueens.run.plan.CountPlan.claim`), take the
     units it holds, search a sample of them again (``recheck``, see
     :func:`run_count`), dispatch the others, merge, and record the size as
     finished.  ``on_work``: None, or called with the share of the size's
     estimated work done (0 to 1, exactly 1 at the end) as units finish (a
-    table's bar).  Returns a :class:`CountResult`; raises as
-    :func:`run_count`."""
+    table's bar).  ``then``: None, or the plan run next (a table's next
+    size), whose units a run on Dask submits behind its own
+    (:func:`parqueens.run.chunks.feed`), so that the workers go on with them
+    while this run's last results are merged and stored.  Returns a
+    :class:`CountResult`; raises as :func:`run_count`."""
     recheck = check_recheck(recheck, plan.checkpoint)
     if plan.direct:
         return _direct(plan.n, plan.fixed, plan.unique)
@@ -272,6 +275,10 @@ def run_plan(plan, *, progress=False, recheck=None, on_work=None):
         plan = plan.with_jobs(plan.asked_jobs)
     n, unique, checkpoint = plan.n, plan.unique, plan.checkpoint
     plan.claim(recheck)
+    if plan.backend == "dask":  # they load their kernels while the units are built here
+        from .chunks import warm_workers
+
+        warm_workers(plan.nodes, plan.method == "join")
     split = plan.split  # its kernels are loaded in a helper thread (Ctrl-C)
     start = time.perf_counter()
     tally, todo, held = _resume(split, checkpoint, unique)
@@ -291,6 +298,7 @@ def run_plan(plan, *, progress=False, recheck=None, on_work=None):
         checkpoint=checkpoint,
         progress=progress,
         on_work=on_work,
+        then=_feeder(then),
     )
     result = CountResult(
         n,
@@ -373,10 +381,6 @@ def _resume(plan, checkpoint, unique):
 #: ``recheck`` is None (see :func:`default_sample`).
 RECHECK_UNITS = 2
 
-#: The time budget of the default recheck: this share of the work time
-#: stored with the size's units (see :func:`default_sample`).
-RECHECK_SHARE = 0.02
-
 
 def default_sample(plan, held, checkpoint, rng=None):
     """The stored units a resume searches again by default (``recheck``
@@ -422,7 +426,7 @@ def default_sample(plan, held, checkpoint, rng=None):
 def _recheck(plan, held, checkpoint, unique, share, jobs, backend):
     """Search a sample of the units ``held`` by ``checkpoint`` again and
     compare (see :func:`run_count`'s ``recheck``; None:
-    :func:`default_sample`'s, the second part while :data:`RECHECK_SHARE`
+    :func:`default_sample`'s, the second part while :data:`parqueens.names.RECHECK_SHARE`
     of the stored work time lasts); returns how many were searched (all
     equal, else :class:`ResultMismatch`)."""
     stored = [u for u in plan.units if u.id in held]
@@ -480,12 +484,46 @@ def _retold(chunks, unit_ids):
         raise exc.retold(unit_ids, "while searching stored units again to check them") from None
 
 
+def _feeder(plan):
+    """What feeds ``plan``'s units to Dask once a run ahead of it has
+    submitted its own (see :func:`run_plan`'s ``then``), or None: not on
+    Dask, a small board, or a size the checkpoint holds units of (its run
+    knows which are left, and rechecks some first)."""
+    if plan is None or plan.direct or plan.backend != "dask" or plan.jobs is None:
+        return None
+
+    def feed_it():
+        from .chunks import feed
+
+        # An optimisation only: whatever fails here fails again at the
+        # size's own run, which reports it.
+        with contextlib.suppress(Exception):
+            if plan.checkpoint is not None and plan.checkpoint.stored_units(plan.n):
+                return
+            split = plan.split
+            feed(list(split.units), jobs=split.jobs, unique=plan.unique, nodes=plan.nodes)
+
+    return feed_it
+
+
 def _dispatch(
-    plan, todo, jobs, tally, *, unique, backend, nodes, checkpoint, progress, on_work=None
+    plan,
+    todo,
+    jobs,
+    tally,
+    *,
+    unique,
+    backend,
+    nodes,
+    checkpoint,
+    progress,
+    on_work=None,
+    then=None,
 ):
     """Search the units ``todo`` of ``plan``, adding their results to
     ``tally`` and to ``checkpoint``, with a progress bar if ``progress``
-    (and the share of the work done told to ``on_work``)."""
+    (and the share of the work done told to ``on_work``); ``then``: as
+    :func:`parqueens.run.chunks.iter_chunks`'s."""
     from ..search.units import work_shares
 
     units = plan.units
@@ -497,7 +535,10 @@ def _dispatch(
     bar = _progress_bar(progress, f"n={plan.n}", len(units), finished, done)
     try:
         t = time.perf_counter()
-        for pairs in iter_chunks(todo, jobs=jobs, unique=unique, backend=backend, nodes=nodes):
+        chunks = iter_chunks(
+            todo, jobs=jobs, unique=unique, backend=backend, nodes=nodes, then=then
+        )
+        for pairs in chunks:
             for _, res in pairs:
                 tally.add(res)
             if checkpoint is not None:

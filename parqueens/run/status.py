@@ -5,8 +5,10 @@ of each board size, merged from the stored units as a resume merges them.
 as JSON with ``--json``), for the library as for the command line.
 """
 
+import time
+
 from .. import methods
-from ..names import SECONDS_DECIMALS
+from ..names import RECHECK_SHARE, SECONDS_DECIMALS
 from .estimate import rounded
 from .store import CheckpointError, RunStore
 
@@ -26,7 +28,8 @@ def checkpoint_status(path):
         record, ``method`` (as that size is counted), ``units_total``,
         ``done``, ``total`` (so far), ``fundamental`` (None unless the
         classes are known), ``seconds`` (of work stored) and
-        ``seconds_left`` (at the rate so far; None if unknown).
+        ``seconds_left`` (at the rate so far, and what a resume does before
+        it goes on: :func:`seconds_left`; None if unknown).
 
     Raises
     ------
@@ -68,7 +71,9 @@ def checkpoint_status(path):
                 )
             if finished and all_units:  # after the classes: their check says more
                 store.check_total(n, tally.total, fundamental if finished else None)
+            planned = time.perf_counter()
             share = 0.0 if finished else _done_share(identity, n, s, method)
+            planned = time.perf_counter() - planned  # the units planned, as a resume does
             sizes.append(
                 {
                     "n": n,
@@ -80,9 +85,10 @@ def checkpoint_status(path):
                     "total": total,
                     "fundamental": fundamental,
                     "seconds": round(s["seconds"], SECONDS_DECIMALS),
-                    # Shares add up in floats: never "-0.0 s" left.
                     "seconds_left": (
-                        rounded(max(0.0, s["seconds"] * (1 - share) / share)) if share else None
+                        seconds_left(s["seconds"], share, planned, done < all_units)
+                        if share
+                        else None
                     ),
                 }
             )
@@ -93,6 +99,21 @@ def checkpoint_status(path):
         "holder": holder,
         "sizes": sizes,
     }
+
+
+def seconds_left(seconds, share, planning=0.0, units_left=True):
+    """The seconds left of a size whose stored units took ``seconds`` for
+    ``share`` (0 to 1) of its estimated work: the rest at that pace, and,
+    with ``units_left``, what a resume does before it goes on: plan the
+    units again (``planning``, seconds: timed where they were just planned)
+    and search a sample of the stored ones again
+    (:data:`parqueens.names.RECHECK_SHARE` of their time).  Rounded
+    (:func:`parqueens.run.estimate.rounded`), never below 0 (the shares add
+    up in floats: never "-0.0 s")."""
+    left = seconds * (1 - share) / share
+    if units_left:
+        left += planning + RECHECK_SHARE * seconds
+    return rounded(max(0.0, left))
 
 
 def stored_method(identity, n):

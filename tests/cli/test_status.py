@@ -157,3 +157,15 @@ def test_status_never_says_minus_zero_seconds_left(cli, tmp_path, monkeypatch):
     monkeypatch.setattr(status, "_done_share", lambda *args: 1.0 + 1e-12)
     r = cli("status", path)
     assert "about 0.0 s of work left" in r.stdout and "-0.0" not in r.stdout, r.stdout
+
+
+def test_time_left_counts_what_a_resume_does_first():
+    # The pace so far, plus what a resume does before it goes on: plan the
+    # units again (timed where status planned them) and recheck stored ones
+    # (2 % of their time): at n = 19 the time left said 15-40 % low.
+    from parqueens.run.status import seconds_left
+
+    assert seconds_left(10.0, 0.5, planning=0.3) == 10.5  # 10 + 0.3 + 0.2
+    assert seconds_left(30.0, 0.25) == 90.6
+    # nothing left to search: no resume's work (and never -0.0)
+    assert seconds_left(100.0, 1.0 + 1e-12, planning=0.5, units_left=False) == 0.0
