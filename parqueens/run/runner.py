@@ -533,11 +533,15 @@ def _dispatch(
     left = {u.id for u in todo}
     done = min(1.0, sum(share.get(u.id, 0.0) for u in units if u.id not in left))
     bar = _progress_bar(progress, f"n={plan.n}", len(units), finished, done)
+    stack = contextlib.ExitStack()
     try:
         t = time.perf_counter()
         chunks = iter_chunks(
             todo, jobs=jobs, unique=unique, backend=backend, nodes=nodes, then=then
         )
+        # Closed here, not when an interrupt's traceback lets it go: then
+        # joblib's cancelled tasks would warn outside the CLI's filter.
+        stack.callback(chunks.close)
         for pairs in chunks:
             for _, res in pairs:
                 tally.add(res)
@@ -561,6 +565,7 @@ def _dispatch(
                 finished = checkpoint.stored_units(plan.n)
         raise RunInterrupted(plan.n, finished, len(units), isinstance(exc, Terminated)) from exc
     finally:
+        stack.close()
         if finished == len(units) and bar.n < 1.0:  # nothing to search
             bar.update(1.0 - bar.n)
         bar.close()
