@@ -330,10 +330,14 @@ def cmd_count(args):
             from ..run.runner import run_plan
 
             result = run_plan(plan, progress=show_progress(args), recheck=args.recheck)
+            # Said before a Dask cluster closes (a second or so), which a
+            # Ctrl-C must not cost.
+            code = _print_count(args, result)
+            args.finished = True  # for the line of an interrupt (cli.errors)
+            return code
     finally:
         if store is not None:
             store.close()
-    return _print_count(args, result)
 
 
 def resumed_text(args, result):
@@ -419,9 +423,17 @@ def cmd_table(args):
             plans = [p if jobs == args.jobs else p.with_jobs(jobs) for p in plans]
             _claim(args, plans)
             rows = _table_rows(args, plans)
+            _write_table(args, fmt, rows)  # before a Dask cluster closes, as a count's result
+            args.finished = True  # for the line of an interrupt (cli.errors)
     finally:
         if store is not None:
             store.close()
+    return 0
+
+
+def _write_table(args, fmt, rows):
+    """The finished table as JSON on stdout (``--json``) or in ``--out`` (in
+    ``fmt``); the Markdown on stdout was printed row by row."""
     from ..io.table import table_text, write_table
 
     if args.json and not args.out:
@@ -429,7 +441,6 @@ def cmd_table(args):
     if args.out:
         write_table(args.out, fmt, rows, args.unique, args.force)
         note(args, f"wrote {len(rows)} row{'s' * (len(rows) != 1)} to {args.out}")
-    return 0
 
 
 def _table_rows(args, plans):
