@@ -245,6 +245,24 @@ def test_interrupt_between_two_sizes_names_the_last_done(cli, tmp_path, monkeypa
     assert r.stderr.startswith(line) and r.stderr.count("\n") == 1
 
 
+def test_a_table_stopped_before_its_first_size_prints_no_table(cli, monkeypatch):
+    # A Markdown header with no row is no answer: the header comes with the
+    # first row, and a table stopped before it prints nothing on stdout.
+    from parqueens.run import runner
+    from parqueens.run.backends import RunInterrupted
+
+    def interrupted(plan, **kw):
+        raise RunInterrupted(plan.n, 3, 52)
+
+    monkeypatch.setattr(runner, "run_plan", interrupted)
+    r = cli("table", "11-12", "--jobs", 1)
+    assert (r.returncode, r.stdout) == (130, "")
+    assert r.stderr == (
+        "parqueens: interrupted during n = 11 with 3 of 52 units finished; the finished units "
+        "are lost (use --checkpoint FILE to keep them)\n"
+    )
+
+
 @pytest.mark.parametrize(
     "command, out", [(["count", 8], "92\n"), (["table", "8-9", "--json"], '"total": 352')]
 )
