@@ -245,6 +245,59 @@ def test_cli_own_local_cluster(cli):
     assert f"at most {cores} job" in r.stderr
 
 
+def test_a_local_cluster_of_its_own_is_quiet_ignores_ctrl_c_and_ends_its_tasks(capfd):
+    # Its workers write to this terminal: a Ctrl-C (sent to the whole process
+    # group) leaves them to the client that closes them, with no traceback;
+    # parqueens' notes are the client's to say (the compile note was said
+    # three times); Dask's lines are silenced; and a task still running at
+    # the end (a warm-up outlasting a small count) ends before the close,
+    # which would cancel it (and Dask would log that).
+    import logging
+    import signal
+
+    def state():
+        logging.getLogger("parqueens").warning("a note of the worker")
+        dask = logging.getLogger("distributed.worker.state_machine")  # logged the cancelled task
+        return {
+            "sigint ignored": signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
+            "dask silenced": dask.getEffectiveLevel() > logging.CRITICAL,
+        }
+
+    def last_task():
+        time.sleep(0.3)
+        return "done"
+
+    capfd.readouterr()
+    with dask_client(n_workers=1) as (client, threads):
+        (pid,) = client.run(os.getpid).values()
+        os.kill(pid, signal.SIGINT)
+        assert list(client.run(state).values()) == [{"sigint ignored": True, "dask silenced": True}]
+        assert list(client.run(os.getpid).values()) == [pid]  # the same worker, alive
+        ends = []
+        client.submit(last_task, pure=False).add_done_callback(lambda f: ends.append(f.status))
+    assert ends == ["finished"]  # before the close, not "cancelled" by it
+    err = capfd.readouterr().err
+    assert "a note of the worker" not in err and "Traceback" not in err and "Cancelled" not in err
+
+
+def test_a_cluster_close_is_not_cut_short_by_ctrl_c():
+    # A local cluster's close stopped half way stays "closing", and Dask's
+    # exit handler then held the process 10 s (and printed a traceback):
+    # the close goes on to its end, and Ctrl-C is raised after it.
+    import signal
+
+    done = []
+
+    def close():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.2)
+        done.append(True)
+
+    with pytest.raises(KeyboardInterrupt):
+        backends._uninterrupted(close)
+    assert done == [True]
+
+
 def test_library_own_local_cluster_unreachable_raises():
     t = time.monotonic()
     with pytest.raises(BackendError):

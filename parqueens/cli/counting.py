@@ -330,10 +330,14 @@ def cmd_count(args):
             from ..run.runner import run_plan
 
             result = run_plan(plan, progress=show_progress(args), recheck=args.recheck)
+            # Said before a Dask cluster closes (a second or so), which a
+            # Ctrl-C must not cost.
+            code = _print_count(args, result)
+            args.finished = True  # for the line of an interrupt (cli.errors)
+            return code
     finally:
         if store is not None:
             store.close()
-    return _print_count(args, result)
 
 
 def resumed_text(args, result):
@@ -419,9 +423,17 @@ def cmd_table(args):
             plans = [p if jobs == args.jobs else p.with_jobs(jobs) for p in plans]
             _claim(args, plans)
             rows = _table_rows(args, plans)
+            _write_table(args, fmt, rows)  # before a Dask cluster closes, as a count's result
+            args.finished = True  # for the line of an interrupt (cli.errors)
     finally:
         if store is not None:
             store.close()
+    return 0
+
+
+def _write_table(args, fmt, rows):
+    """The finished table as JSON on stdout (``--json``) or in ``--out`` (in
+    ``fmt``); the Markdown on stdout was printed row by row."""
     from ..io.table import table_text, write_table
 
     if args.json and not args.out:
@@ -429,12 +441,12 @@ def cmd_table(args):
     if args.out:
         write_table(args.out, fmt, rows, args.unique, args.force)
         note(args, f"wrote {len(rows)} row{'s' * (len(rows) != 1)} to {args.out}")
-    return 0
 
 
 def _table_rows(args, plans):
     """Run the plans, a row each, streamed as Markdown on stdout unless the
-    table goes to a file or JSON; a bar over the sizes, weighted by their
+    table goes to a file or JSON (the header with the first row: a table
+    stopped before it prints nothing); a bar over the sizes, weighted by their
     estimated work (n = 17 is 80 % of table 10-17), moving as each size's
     units finish (by their shares of its work), above each size's bar, and
     ending at exactly 100 %."""
@@ -467,9 +479,6 @@ def _table_rows(args, plans):
     streamed = not args.out and not args.json  # Markdown, row by row
     rows = args.table_done = []  # for the line of an interrupt (cli.errors)
     try:
-        if streamed:
-            with above_bars():  # not into the bar's line on a terminal
-                print(TABLE_FORMATS["md"].header(args.unique), flush=True)
         for k, plan in enumerate(plans):
             outer.set_postfix_str(f"n={plan.n}")
             w = weights[plan.n]
@@ -485,9 +494,11 @@ def _table_rows(args, plans):
                 note(args, f"n = {r.n}: {resumed_text(args, r)}")
             done = 1.0 if k == len(plans) - 1 else min(1.0, done + w)  # exactly 100 % at the end
             moved(done)
-            if streamed:
-                with above_bars():
-                    print(TABLE_FORMATS["md"].row(r, args.unique), flush=True)
+            if streamed:  # the header with the first row: a table stopped before prints nothing
+                md = TABLE_FORMATS["md"]
+                head = [md.header(args.unique)] if len(rows) == 1 else []
+                with above_bars():  # not into the bar's line on a terminal
+                    print("\n".join([*head, md.row(r, args.unique)]), flush=True)
     finally:
         outer.close()
     return rows

@@ -124,6 +124,8 @@ def interrupt_message(args, exc, code):
         detail = f" during n = {exc.n} with {exc.finished} of {exc.units} units finished"
     checkpoint = getattr(args, "checkpoint", None) if args else None
     command = getattr(args, "command", None)
+    if getattr(args, "finished", False):  # its output given: while a Dask cluster closed, say
+        return f"parqueens: {what} after the {command} had finished (its output is complete)"
     if checkpoint and not os.path.exists(checkpoint):
         return f"parqueens: {what} before anything was stored in {checkpoint}"
     done = getattr(args, "table_done", None) if command == "table" else None

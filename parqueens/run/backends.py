@@ -26,7 +26,7 @@ import math
 import signal
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from ..checks import check_backend, check_jobs, check_scheduler, read_scheduler_file
 from ..errors import NEGATIVE, NO_CLUSTER, ParqueensError
@@ -53,6 +53,11 @@ CLUSTER_SETTLE = 10.0
 
 #: Seconds between two looks at the Dask workers during a run.
 WATCH_EVERY = 1.0
+
+#: Seconds a local cluster that :func:`dask_client` started waits, at the
+#: end of its block, for the tasks still running (a worker's warm-up that
+#: outlasted a small count: 0.4 s on a warm numba cache) before it closes.
+TASKS_END = 3.0
 
 # The reason given to Dask when the tasks of a run are cancelled because no
 # worker was left (read back by worker_failure).
@@ -378,10 +383,19 @@ def scheduler_of(scheduler=None, scheduler_file=None):
 
 @contextmanager
 def _dask_logs_silenced():
-    # Dask's configuration gives its loggers levels of their own, so each
-    # one is raised (and restored), not just "distributed".
-    import logging
+    # In this process, for the block; a local cluster's workers silence
+    # theirs for their life (dask_setup).
+    restore = _silence_dask_logs()
+    try:
+        yield
+    finally:
+        restore()
 
+
+def _silence_dask_logs():
+    """Silence Dask's log lines in this process; returns the function that
+    gives them back.  Dask's configuration gives its loggers levels of their
+    own, so each one is raised, not just ``distributed``."""
     import distributed  # noqa: F401  (its loggers exist once it is imported)
 
     names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]
@@ -389,11 +403,32 @@ def _dask_logs_silenced():
     levels = [lg.level for lg in loggers]
     for lg in loggers:
         lg.setLevel(logging.CRITICAL + 1)
-    try:
-        yield
-    finally:
+
+    def restore():
         for lg, level in zip(loggers, levels, strict=True):
             lg.setLevel(level)
+
+    return restore
+
+
+def dask_setup(worker):
+    """What each worker of a local cluster started by :func:`dask_client`
+    does at its start (Dask's preload hook: the cluster is started with
+    ``preload=["parqueens.run.backends"]``).
+
+    Its output is the caller's terminal, and the client speaks for the run:
+    the worker ignores Ctrl-C, which reaches the whole process group (the
+    client stops the run and closes the cluster; a worker would print its
+    ``KeyboardInterrupt`` traceback and die first); parqueens' notes (the
+    compile note of its first use, logger ``parqueens``) are not printed
+    here, the client says them once; Dask's log lines are silenced (a
+    failure reaches the client as an exception, which the run reports; a
+    task cancelled by the cluster's close would be logged).  Returns None.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger("parqueens").addHandler(logging.NullHandler())
+    _silence_dask_logs()
 
 
 @contextmanager
@@ -462,12 +497,51 @@ def dask_client(
         watch = _watch_workers(client, on_lost, wait=wait)
         threads = sum(client.nthreads().values()) or 1
         yield client, threads
+        if cluster is not None:  # ended as it should: its last tasks are let end
+            _let_tasks_end(client, TASKS_END)
     finally:
         if watch is not None:
             watch.set()
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        _uninterrupted(client.close, *([cluster.close] if cluster is not None else []))
+
+
+def _uninterrupted(*calls):
+    """Make the ``calls`` in turn, to their end even if Ctrl-C or SIGTERM
+    arrives meanwhile: the signal is held, and delivered once they are
+    done (to the handler it had: a ``KeyboardInterrupt``, say).
+
+    A local cluster's close stopped half way stays "closing", and Dask's
+    exit handler then waits 10 s for it before the process can end."""
+    if threading.current_thread() is not threading.main_thread():
+        for call in calls:  # signals go to the main thread
+            call()
+        return
+    held = []
+    previous = {}
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous[signum] = signal.signal(signum, lambda signum, frame: held.append(signum))
+        for call in calls:
+            call()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        if held:
+            signal.raise_signal(held[0])
+
+
+def _let_tasks_end(client, seconds):
+    """Wait up to ``seconds`` for the tasks ``client`` still holds before
+    its local cluster closes: a worker's warm-up (it loads the kernels while
+    the first run builds its units) may outlast a small count, and a worker
+    closed while it runs one cancels it, which Dask logs.  A task still
+    running after that, or a cluster that fails, is left to the close."""
+    from distributed import Future, wait
+
+    futures = [Future(key, client) for key in list(client.futures)]
+    if futures:
+        with suppress(Exception):  # the time is up, or the cluster is gone
+            wait(futures, timeout=seconds)
 
 
 def dashboard_link(client):
@@ -508,6 +582,7 @@ def _start_client(scheduler, n_workers, timeout):
             # on a free port: 8787 (Dask's default, None too) may be another
             # cluster's, and Dask would warn that it is taken
             dashboard_address=":0",
+            preload=[__name__],  # dask_setup: quiet workers that ignore Ctrl-C
         )
         return Client(cluster, timeout=timeout), cluster
     except Exception as exc:  # what does not answer as a scheduler, however it fails

@@ -245,6 +245,48 @@ def test_interrupt_between_two_sizes_names_the_last_done(cli, tmp_path, monkeypa
     assert r.stderr.startswith(line) and r.stderr.count("\n") == 1
 
 
+def test_a_table_stopped_before_its_first_size_prints_no_table(cli, monkeypatch):
+    # A Markdown header with no row is no answer: the header comes with the
+    # first row, and a table stopped before it prints nothing on stdout.
+    from parqueens.run import runner
+    from parqueens.run.backends import RunInterrupted
+
+    def interrupted(plan, **kw):
+        raise RunInterrupted(plan.n, 3, 52)
+
+    monkeypatch.setattr(runner, "run_plan", interrupted)
+    r = cli("table", "11-12", "--jobs", 1)
+    assert (r.returncode, r.stdout) == (130, "")
+    assert r.stderr == (
+        "parqueens: interrupted during n = 11 with 3 of 52 units finished; the finished units "
+        "are lost (use --checkpoint FILE to keep them)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "command, out", [(["count", 8], "92\n"), (["table", "8-9", "--json"], '"total": 352')]
+)
+def test_ctrl_c_after_the_output_says_the_command_had_finished(cli, monkeypatch, command, out):
+    # Ctrl-C while a Dask cluster closes (a second or so after the run): the
+    # answer was given first, and the line does not say "before the search
+    # started" of a finished run.
+    import contextlib
+
+    from parqueens.cli import counting
+
+    @contextlib.contextmanager
+    def closed_with_ctrl_c(args):
+        yield args.jobs
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(counting, "_backend", closed_with_ctrl_c)
+    r = cli(*command)
+    assert r.returncode == 130 and out in r.stdout
+    assert r.stderr == (
+        f"parqueens: interrupted after the {command[0]} had finished (its output is complete)\n"
+    )
+
+
 def test_the_table_bar_moves_with_the_work_and_ends_at_100(cli, monkeypatch):
     # the bar over the sizes moves as units finish (not only when a size
     # ends, which made its time left 100 times too long) and ends exactly full
