@@ -126,7 +126,9 @@ class _Notes:
 
 
 def format_seconds(seconds):
-    """A duration for people: s, min, h, days or years."""
+    """A duration for people: s, min, h, days or years, to three significant
+    digits past a thousand years (an estimate has no more: ``1,410,000
+    years``), in powers of ten past a trillion."""
     if seconds < 120:
         return f"{seconds:.1f} s"
     if seconds < 2 * 3600:
@@ -136,7 +138,11 @@ def format_seconds(seconds):
     if seconds < 2 * 365 * 86400:
         return f"{seconds / 86400:.1f} days"
     years = seconds / (365 * 86400)
-    return f"{years:.3g} years" if years < 1000 else f"{years:,.0f} years"
+    if years < 1000:
+        return f"{years:.3g} years"
+    if years < 1e12:
+        return f"{float(f'{years:.3g}'):,.0f} years"
+    return f"{years:.3g} years"
 
 
 def range_text(ns):

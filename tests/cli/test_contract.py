@@ -270,13 +270,14 @@ def test_fixed_from_one(cli):
 def test_times_for_people():
     from parqueens.cli.output import format_seconds
 
-    assert [format_seconds(s) for s in (1.25, 600, 7200, 3 * 86400, 4e8, 3e13)] == [
+    assert [format_seconds(s) for s in (1.25, 600, 7200, 3 * 86400, 4e8, 3e13, 4e57)] == [
         "1.2 s",
         "10.0 min",
         "2.0 h",
         "3.0 days",
         "12.7 years",
-        "951,294 years",
+        "951,000 years",
+        "1.27e+50 years",
     ]
 
 
