@@ -76,3 +76,43 @@ def above_bars(active=True):
             yield
         finally:
             sys.stdout.flush()  # before the bars come back
+
+
+#: The share of its total a bar moves, and the seconds it runs, before it
+#: shows a time left: an estimate from less extrapolates from almost
+#: nothing (a table ending in a second showed 06:28 left at its start).
+TIME_LEFT_AFTER, TIME_LEFT_AFTER_S = 0.01, 1.0
+
+#: tqdm's own format for a bar with a total, given whole so that its time
+#: left can be hidden like that of any other bar.
+_DEFAULT_FORMAT = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
+
+
+def progress_bar(notebook=False, **kwargs):
+    """A tqdm bar on ``sys.stderr``, sized by :func:`bar_width`, whose time
+    left is shown as ``?`` until it has moved :data:`TIME_LEFT_AFTER` of its
+    total (from its ``initial``: a resumed run's bar starts ahead) and run
+    :data:`TIME_LEFT_AFTER_S` seconds.
+
+    ``notebook``: tqdm.auto's class (a notebook's widget, else the text
+    bar; it may import IPython), else tqdm's text bar.  ``kwargs``: tqdm's
+    arguments, which override the defaults.  Returns the bar.
+    """
+    if notebook:
+        from tqdm.auto import tqdm
+    else:
+        from tqdm import tqdm  # only when shown: 0.02 s of start-up
+
+    class Bar(tqdm):
+        @property
+        def format_dict(self):
+            d = super().format_dict
+            total, moved = d.get("total"), d.get("n", 0) - (d.get("initial") or 0)
+            early = d.get("elapsed", 0) < TIME_LEFT_AFTER_S
+            if total and (early or moved < TIME_LEFT_AFTER * total):
+                d["bar_format"] = (d.get("bar_format") or _DEFAULT_FORMAT).replace(
+                    "{remaining}", "?"
+                )
+            return d
+
+    return Bar(**{"file": sys.stderr, **bar_width(sys.stderr), **kwargs})

@@ -12,6 +12,7 @@ import os
 import re
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 import types
@@ -261,6 +262,9 @@ def test_a_local_cluster_of_its_own_is_quiet_ignores_ctrl_c_and_ends_its_tasks(c
         return {
             "sigint ignored": signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
             "dask silenced": dask.getEffectiveLevel() > logging.CRITICAL,
+            # started with them blocked (held through the cluster's start)
+            "signals unblocked": not signal.pthread_sigmask(signal.SIG_BLOCK, set())
+            & {signal.SIGINT, signal.SIGTERM},
         }
 
     def last_task():
@@ -271,13 +275,59 @@ def test_a_local_cluster_of_its_own_is_quiet_ignores_ctrl_c_and_ends_its_tasks(c
     with dask_client(n_workers=1) as (client, threads):
         (pid,) = client.run(os.getpid).values()
         os.kill(pid, signal.SIGINT)
-        assert list(client.run(state).values()) == [{"sigint ignored": True, "dask silenced": True}]
+        assert list(client.run(state).values()) == [
+            {"sigint ignored": True, "dask silenced": True, "signals unblocked": True}
+        ]
         assert list(client.run(os.getpid).values()) == [pid]  # the same worker, alive
         ends = []
         client.submit(last_task, pure=False).add_done_callback(lambda f: ends.append(f.status))
     assert ends == ["finished"]  # before the close, not "cancelled" by it
     err = capfd.readouterr().err
     assert "a note of the worker" not in err and "Traceback" not in err and "Cancelled" not in err
+
+
+def test_a_ctrl_c_while_a_local_cluster_starts_is_answered_once_it_has_started(monkeypatch):
+    # Cut short, Dask's start printed tracebacks (and its exit handler an
+    # AssertionError): the Ctrl-C is held until the cluster has started,
+    # then raised, and the cluster closed as after any Ctrl-C.
+    import signal
+
+    started = []
+
+    def start_client(*args):
+        os.kill(os.getpid(), signal.SIGINT)
+        started.append(real(*args))
+        return started[-1]
+
+    real = backends._start_client
+    monkeypatch.setattr(backends, "_start_client", start_client)
+    with pytest.raises(KeyboardInterrupt):
+        with dask_client(n_workers=1):
+            pytest.fail("the Ctrl-C is raised before the block")
+    ((client, cluster),) = started
+    assert (client.status, cluster.status.name) == ("closed", "closed")
+
+
+def test_the_workers_of_a_cluster_started_while_signals_are_held_inherit_them():
+    # A local cluster's workers start from Dask's threads, and Python's
+    # resource tracker, started with the first of them, unblocked SIGINT in
+    # its thread: a Ctrl-C then reached workers still importing (tracebacks).
+    # A fresh interpreter, whose tracker is not running yet.
+    script = (
+        "import multiprocessing, signal, threading, sys\n"
+        "from parqueens.run import backends\n"
+        "if __name__ == '__main__':\n"
+        "    ctx = multiprocessing.get_context('spawn')\n"
+        "    p = ctx.Process(target=signal.raise_signal, args=(signal.SIGINT,))\n"
+        "    with backends._cluster_start_held():\n"
+        "        t = threading.Thread(target=p.start)\n"
+        "        t.start()\n"
+        "        t.join()\n"
+        "    p.join()\n"
+        "    sys.exit(p.exitcode)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stderr) == (0, "")  # not 1, the child's KeyboardInterrupt
 
 
 def test_a_cluster_close_is_not_cut_short_by_ctrl_c():

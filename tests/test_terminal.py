@@ -19,7 +19,13 @@ import termios
 import time
 
 from parqueens.pictures import terminal_board
-from parqueens.terminal import above_bars, same_terminal
+from parqueens.terminal import (
+    TIME_LEFT_AFTER,
+    TIME_LEFT_AFTER_S,
+    above_bars,
+    progress_bar,
+    same_terminal,
+)
 
 from cli_helpers import cli_env
 from naive import A000170
@@ -187,3 +193,33 @@ def test_a_terminal_of_unknown_size(monkeypatch):
     assert not terminal.size_unknown(sys.stderr)
     assert terminal.bar_width(sys.stderr) == {"dynamic_ncols": True}
     assert show_progress(quiet)
+
+
+def test_a_bar_shows_no_time_left_until_it_has_moved():
+    # A table ending in a second showed 06:28 left at its start: an estimate
+    # from a bar at ~0 %.  "?" until it has moved TIME_LEFT_AFTER of its
+    # total (from where it started: a resumed run's bar starts ahead), and
+    # run TIME_LEFT_AFTER_S seconds.
+    import io
+
+    def shown(moves, seconds=10, **kwargs):
+        out = io.StringIO()
+        bar = progress_bar(
+            file=out, ncols=80, dynamic_ncols=False, mininterval=0, smoothing=0, **kwargs
+        )
+        start = bar.start_t
+        bar._time = lambda: start + seconds  # a rate, hence an estimate, to show
+        left = []
+        for share in moves:
+            bar.update(share * bar.total)
+            bar.refresh()
+            left.append(re.search(r"<([^,\]]*)", out.getvalue().rsplit("\r", 1)[-1])[1])
+        bar.close()
+        return left
+
+    early, late = TIME_LEFT_AFTER / 2, TIME_LEFT_AFTER
+    assert shown([early, late], total=1000) == ["?", "10:56"]  # 985 left at 1.5 a second
+    table = "{desc}: {percentage:3.0f}% of the work|{bar}| [{elapsed}<{remaining}{postfix}]"
+    assert shown([early, late], total=1.0, bar_format=table) == ["?", "10:56"]
+    assert shown([early, late], total=1.0, initial=0.5, bar_format=table) == ["?", "05:23"]
+    assert shown([0.5], seconds=TIME_LEFT_AFTER_S / 2, total=1000) == ["?"]

@@ -14,7 +14,7 @@ import sys
 
 from .. import checks
 from ..names import TABLE_EXTENSIONS
-from ..terminal import above_bars, bar_width
+from ..terminal import above_bars, progress_bar
 from .errors import Declined, UsageError
 from .options import add_run_options, board_range, board_size, examples
 from .output import format_seconds, note, range_text, say, show_progress
@@ -450,8 +450,6 @@ def _table_rows(args, plans):
     estimated work (n = 17 is 80 % of table 10-17), moving as each size's
     units finish (by their shares of its work), above each size's bar, and
     ending at exactly 100 %."""
-    from tqdm import tqdm
-
     from ..io.table import TABLE_FORMATS
     from ..run.estimate import size_weights
     from ..run.runner import run_plan
@@ -459,13 +457,11 @@ def _table_rows(args, plans):
     show = show_progress(args)
     ns = [p.n for p in plans]
     weights = dict(zip(ns, size_weights(ns) if show else [1.0] * len(ns), strict=True))
-    outer = tqdm(
+    outer = progress_bar(
         total=1.0,
         disable=not show,
-        file=sys.stderr,
         desc="table",
         position=0,
-        **bar_width(sys.stderr),
         bar_format="{desc}: {percentage:3.0f}% of the work|{bar}| [{elapsed}<{remaining}{postfix}]",
     )
     done = 0.0  # the work of the sizes finished, as shares of the table's

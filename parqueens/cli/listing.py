@@ -2,12 +2,11 @@
 any format (:mod:`parqueens.io`), to stdout or a file written atomically."""
 
 import os
-import sys
 
 from .. import checks
 from ..io.paths import extension_formats, is_stdio
 from ..names import FORMATS
-from ..terminal import above_bars, bar_width
+from ..terminal import above_bars, progress_bar
 from .errors import UsageError
 from .options import (
     add_fixed,
@@ -149,16 +148,7 @@ def cmd_solutions(args):
             note(args, f"no solution for n = {args.n}: {conflict}")
         bar = None  # after the writer, whose refusal must come alone
         if show_progress(args):
-            from tqdm import tqdm  # only here: 0.02 s of start-up
-
-            bar = tqdm(
-                total=expected,
-                file=sys.stderr,
-                unit="sol",
-                unit_scale=True,
-                desc=f"n={args.n}",
-                **bar_width(sys.stderr),
-            )
+            bar = progress_bar(total=expected, unit="sol", unit_scale=True, desc=f"n={args.n}")
         try:
             for block in iter_blocks(
                 args.n,

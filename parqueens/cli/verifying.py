@@ -8,7 +8,7 @@ import sys
 
 from .. import checks
 from ..names import READABLE_FORMATS
-from ..terminal import bar_width
+from ..terminal import progress_bar
 from .errors import UsageError
 from .options import add_jobs, add_one_based, add_progress, add_yes, board_size, examples
 from .output import counted, say, show_progress
@@ -94,17 +94,8 @@ def _check(args):
     blocks = reader.blocks()
     bar = None
     if show_progress(args):
-        from tqdm import tqdm
-
         total = len(reader.array) if reader.array is not None else None
-        bar = tqdm(
-            total=total,
-            file=sys.stderr,
-            unit="sol",
-            unit_scale=True,
-            desc="verify",
-            **bar_width(sys.stderr),
-        )
+        bar = progress_bar(total=total, unit="sol", unit_scale=True, desc="verify")
         blocks = counted(blocks, bar)
     try:
         report = check_blocks(

@@ -26,7 +26,7 @@ import math
 import signal
 import threading
 import time
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 
 from ..checks import check_backend, check_jobs, check_scheduler, read_scheduler_file
 from ..errors import NEGATIVE, NO_CLUSTER, ParqueensError
@@ -426,7 +426,9 @@ def dask_setup(worker):
     task cancelled by the cluster's close would be logged).  Returns None.
     """
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a held Ctrl-C is dropped here
+        # started with both blocked (_signals_held); Dask ends workers with SIGTERM
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     logging.getLogger("parqueens").addHandler(logging.NullHandler())
     _silence_dask_logs()
 
@@ -487,9 +489,12 @@ def dask_client(
     if source is not None:
         _log.info(f"the Dask scheduler {scheduler} ({source})")
     wait = WORKER_WAIT if worker_wait is None else float(worker_wait)
-    client, cluster = _start_client(scheduler, n_workers, timeout)
-    watch = None
+    client = cluster = watch = None
     try:
+        # A Ctrl-C while our own cluster starts is held until it has started
+        # (then closed below as any): Dask's start cut short printed tracebacks.
+        with _cluster_start_held() if not scheduler else nullcontext():
+            client, cluster = _start_client(scheduler, n_workers, timeout)
         link = dashboard_link(client)
         if link is not None:  # where every Dask user looks first
             _log.info(f"the Dask dashboard: {link}")
@@ -502,27 +507,66 @@ def dask_client(
     finally:
         if watch is not None:
             watch.set()
-        _uninterrupted(client.close, *([cluster.close] if cluster is not None else []))
+        if client is not None:
+            _uninterrupted(client.close, *([cluster.close] if cluster is not None else []))
 
 
 def _uninterrupted(*calls):
     """Make the ``calls`` in turn, to their end even if Ctrl-C or SIGTERM
-    arrives meanwhile: the signal is held, and delivered once they are
-    done (to the handler it had: a ``KeyboardInterrupt``, say).
+    arrives meanwhile (:func:`_signals_held`).
 
     A local cluster's close stopped half way stays "closing", and Dask's
     exit handler then waits 10 s for it before the process can end."""
-    if threading.current_thread() is not threading.main_thread():
-        for call in calls:  # signals go to the main thread
+    with _signals_held():
+        for call in calls:
             call()
+
+
+@contextmanager
+def _cluster_start_held():
+    """:func:`_signals_held` for the start of a local cluster, whose workers
+    inherit the blocked signals.
+
+    Python's resource tracker (a process that multiprocessing's "spawn",
+    Dask's default, starts with the first worker) unblocks SIGINT and
+    SIGTERM in the thread that starts it, which would then start the
+    workers with them unblocked: it is started first, here."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    with _signals_held():
+        yield
+
+
+@contextmanager
+def _signals_held():
+    """Hold Ctrl-C and SIGTERM inside this block: the first one to arrive is
+    delivered at its end (to the handler it had: a ``KeyboardInterrupt``,
+    say), raised from the ``with`` statement.
+
+    In the main thread both are blocked (``pthread_sigmask``), and recorded
+    by a handler if another thread receives one.  Threads started inside
+    inherit the blocked mask, and so do the processes they start (across
+    exec): a local Dask cluster starts its workers from its own new threads,
+    and a worker still importing would print the ``KeyboardInterrupt`` of
+    the terminal's Ctrl-C (the process group's) before :func:`dask_setup`
+    makes it ignore it.  Elsewhere (signals go to the main thread) a no-op.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
         return
+    signums = {signal.SIGINT, signal.SIGTERM}
     held = []
     previous = {}
     try:
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in signums:
             previous[signum] = signal.signal(signum, lambda signum, frame: held.append(signum))
-        for call in calls:
-            call()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, signums)
+        try:
+            yield
+        finally:
+            # a pending signal is delivered here, to the recording handler
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)

@@ -13,7 +13,6 @@ import contextlib
 import math
 import os
 import random
-import sys
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -23,7 +22,7 @@ from ..checks import check_recheck, check_share, fixed_conflict
 from ..methods import units_classified
 from ..names import ORBIT_SIZES, RECHECK_SHARE, SECONDS_DECIMALS
 from ..search import small
-from ..terminal import bar_width
+from ..terminal import progress_bar
 from .backends import RunInterrupted, Terminated, WorkerDied
 from .chunks import iter_chunks
 from .plan import plan_run
@@ -577,15 +576,12 @@ def _progress_bar(enabled, desc, units, finished, share_done):
     # The bar and its time left follow the estimated share of the work done
     # (units differ a lot in size, and the largest run first).  tqdm.auto:
     # a notebook gets its widget, a terminal the text bar.
-    from tqdm.auto import tqdm
-
-    return tqdm(
+    return progress_bar(
+        notebook=True,
         total=1.0,
         initial=share_done,
         disable=not enabled,
-        file=sys.stderr,
         desc=f"{desc} {finished}/{units} units",
-        **bar_width(sys.stderr),
         leave=None,  # below another bar (a table's), cleared when done
         # the percentage is of the work (the units' estimated shares), not of the units
         bar_format="{desc}, {percentage:3.0f}% of the work|{bar}| [{elapsed}<{remaining}]",
