@@ -233,7 +233,8 @@ def start_workers(parallel, calls):
     joblib would print a traceback before its initializer runs.  Processes
     started while SIGINT is ignored keep ignoring it (exec keeps an ignored
     disposition, and Python then installs no handler); a blocked signal
-    would not do, since subprocesses unblock all signals.  The window lasts
+    did not reach loky's workers when tried (a resource tracker started by
+    the first spawn unblocks it: :func:`_cluster_start_held`).  The window lasts
     the spawning only (about 30 ms); a Ctrl-C inside it is missed.
     """
     if threading.current_thread() is not threading.main_thread():
