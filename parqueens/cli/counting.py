@@ -225,8 +225,8 @@ def estimate_text(plan):
         )
     if e["method"] == "join":
         return (
-            f"{head} (the join's cost model of its {e['units']} units, scaled by this "
-            f"machine's speed on n = 14)"
+            f"{head} (the join's cost model of its {e['units']} units, scaled by the "
+            f"speed of what counts it, measured on n = 16's largest units)"
         )
     return (
         f"{head} ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
