@@ -22,7 +22,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from parqueens.run import backends  # noqa: E402
+from parqueens.run import backends, signals  # noqa: E402
 from parqueens.run.backends import (  # noqa: E402
     BackendError,
     ClusterLost,
@@ -319,11 +319,11 @@ def test_the_workers_of_a_cluster_started_while_signals_are_held_inherit_them():
     # A fresh interpreter, whose tracker is not running yet.
     script = (
         "import multiprocessing, signal, threading, sys\n"
-        "from parqueens.run import backends\n"
+        "from parqueens.run import signals\n"
         "if __name__ == '__main__':\n"
         "    ctx = multiprocessing.get_context('spawn')\n"
         "    p = ctx.Process(target=signal.raise_signal, args=(signal.SIGINT,))\n"
-        "    with backends._cluster_start_held():\n"
+        "    with signals.cluster_start_held():\n"
         "        t = threading.Thread(target=p.start)\n"
         "        t.start()\n"
         "        t.join()\n"
@@ -348,7 +348,7 @@ def test_a_cluster_close_is_not_cut_short_by_ctrl_c():
         done.append(True)
 
     with pytest.raises(KeyboardInterrupt):
-        backends._uninterrupted(close)
+        signals.uninterrupted(close)
     assert done == [True]
 
 

@@ -51,6 +51,7 @@ DOC_NAMES |= {"parqueens.burnside"}
 RUN_ORDER = [
     "checkpoint_file",
     "store",
+    "signals",
     "backends",
     "tally",
     "chunks",

@@ -7,8 +7,10 @@ this list, never one below):
   published, opened, held by one run, transactions);
 - :mod:`.store`: the checkpoint's format and the identity checks of a run
   (:class:`~.store.RunStore`, :class:`~.store.CheckpointError`);
-- :mod:`.backends`: where units run and on how many jobs, signals, lost
-  workers, the Dask client;
+- :mod:`.signals`: signals around the processes a run starts (loky's
+  workers, a local Dask cluster's start and close);
+- :mod:`.backends`: where units run and on how many jobs, a run's
+  interrupts, lost workers, the Dask client;
 - :mod:`.tally`: the exact merge of units' results into counts and classes;
 - :mod:`.chunks`: work units run in this process or on a backend, the kernels
   loaded once per process first (:func:`~.chunks.warm_up`);

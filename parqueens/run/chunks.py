@@ -17,8 +17,9 @@ import functools
 import itertools
 
 from ..names import ORBIT_SIZES
-from .backends import call_interruptibly, parallel, start_workers, worker_failure
+from .backends import call_interruptibly, parallel, worker_failure
 from .checkpoint_file import worker_name
+from .signals import start_workers
 from .tally import UnitResult
 
 # numpy, the numba kernels and the work units are imported where they are
