@@ -15,7 +15,7 @@ import pytest
 from parqueens.join import rowsets
 from parqueens.join.configs import JoinUnit, configs
 from parqueens.join.kernels import rowsets_of, subsets
-from parqueens.join.match import CHUNKS_MAX
+from parqueens.join.match import CHUNK_BITS, CHUNKS_MAX
 from parqueens.join.pieces import count_rowsets, pieces
 from parqueens.join.units import (
     count_join_units,
@@ -153,7 +153,7 @@ def test_words_of_28_fit_the_matcher():
     for n in (22, 23, 24, 27, 28):
         for config in configs(n)[:3]:
             real = int(config.cfg[5])
-            assert real <= 5 * CHUNKS_MAX
+            assert real <= CHUNK_BITS * CHUNKS_MAX
             assert config.layout.shape[0] == (2 * (2 * (n // 2) - 1) + 7) // 8
 
 

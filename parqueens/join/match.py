@@ -3,18 +3,22 @@ a west half-board share no diagonal (see :mod:`parqueens.join.kernels` for
 the words, and :mod:`parqueens.join.units` for the method, after Evgeny Kluev's
 ``EvgenyKluev/N-Queens-Count-Sol``, MIT, 2022; the code is ours).
 
-The east words of a row set are cut into groups of 256; for each group and
-each chunk of 5 word bits, ``_chunk_tables`` stores, for the 32 values of
-the chunk, the 256-bit set of the group's words disjoint from them
-(transposed bit planes, ANDed by subsets: Kluev's precomputed chunks).  A
-west word then meets the group in one load, AND and popcount of 256 bits
-per chunk (``_match_block``, on 4 x 64-bit vectors: :mod:`parqueens.join.simd`).
-A sieve (:func:`count_pairs`) first sorts both sides by their ``K`` top
-real bits (``K <= KMAX``, chosen per row set by a cost model), so that a
-west word visits only the groups whose key it does not meet (the subsets of
-its key's complement), and matches only the ``real - K`` bits below the key
-(4 to 11 chunks).  :func:`count_sides` lets the larger side make the
-tables.
+The words of the side that makes the tables are cut into groups of 256;
+for each group and each chunk of 7 word bits, ``_chunk_tables`` stores, for
+the 128 values of the chunk, the 256-bit set of the group's words disjoint
+from them (transposed bit planes, ANDed by subsets: Kluev's precomputed
+chunks, his of 5 bits).  A word of the other side then meets a group in
+one load, AND and popcount of 256 bits per chunk (``_match``, on 4 x 64-bit
+vectors: :mod:`parqueens.join.simd`).  A sieve (:func:`count_pairs`) first
+sorts both sides by their ``K`` top real bits (``K <= KMAX``, chosen per
+row set by a cost model), so that a word visits only the groups whose key
+it does not meet (the subsets of its key's complement), and matches only
+the ``real - K`` bits below the key (4 to 8 chunks).  The groups of a few
+keys' buckets have their tables made at once (a window of at most
+``_WINDOW`` groups), and the words of each of the other side's buckets
+visit the groups they may meet there in runs of up to ``_NBLK``, so that a
+word's set-up (its chunk offsets) is paid once for several buckets'
+groups.  :func:`count_sides` lets the larger side make the tables.
 
 All masks are ``uint64`` and every literal is cast: numba turns mixed
 ``int64``/``uint64`` arithmetic into floating point.  ``nogil=True``: the
@@ -33,19 +37,26 @@ _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _ALL = ~_ZERO
 
-#: Words per group (4 x 64 = 256 east words), groups per block (the block's
-#: tables, 3 x 8 KiB, stay in L1 while the west words stream by).
+#: Words per group (4 x 64 = 256 words of the side making the tables).
 _GW = 4
 _GP = 256
-_NBLK = 3
-#: Chunks of 5 word bits: 8 x 5 = 40 >= 2w for n <= 21, and for the
-#: wider words of n = 22..28 up to 11 (55 >= 52 real bits at n = 28).
-_CHUNKS = 8
-CHUNKS_MAX = 11
-#: Words of one group's chunk tables (8 KiB; 11 KiB for the widest words).
-_TSZ = _CHUNKS * 32 * _GW
-_TSZ_MAX = CHUNKS_MAX * 32 * _GW
-_C31 = np.uint64(31 * _GW)
+#: Chunks of 7 word bits, 128 values each (5 chunks for the 29 to 35 bits
+#: below the key of n = 20 to 24: 1.2 times faster than Kluev's chunks of
+#: 5 bits, which need 7, measured 2026-12-06 on the Xeon; 6 bits, 6
+#: chunks, gained half as much, 8 bits lost to the tables' size).  At most
+#: 8 chunks: 56 >= 52 real bits at n = 28.
+CHUNK_BITS = 7
+_NV = 1 << CHUNK_BITS
+CHUNKS_MAX = 8
+#: Words of one chunk's tables, and the offset mask of a chunk value in them.
+_CSZ = _NV * _GW
+_VMASK = np.uint64((_NV - 1) * _GW)
+#: Groups whose tables are made at once (at most 32 x 16 KiB at 8 chunks,
+#: in L2), and groups a word visits per call of the matcher.
+_WINDOW = 32
+_NBLK = 4
+#: Words of the tables of a window (the workspace's, and the memory model's).
+TABLE_WORDS = _WINDOW * CHUNKS_MAX * _CSZ
 #: Most key bits of the sieve: 12 where a row set has the words to fill
 #: its buckets (n >= 24: 2 times faster than 8, measured 2026-12-05 on the
 #: same row sets; the cost model keeps n = 22 near 8).
@@ -55,7 +66,7 @@ KMAX = 12
 #: word's sorting 3 ns, a visit 2 ns).
 _TABLE_COST = 300.0
 _SORT_COST = 1.5
-#: A west word's set-up in a block of groups (its chunk offsets), in visits.
+#: A word's set-up for a run of groups (its chunk offsets), in visits.
 _ITEM_COST = 1.0
 #: A row set chooses its own key bits (:func:`key_tables`) where its pairs
 #: are at least this many times its words (rewriting a word costs about
@@ -66,9 +77,9 @@ _SAMPLE = 256
 
 
 def _dp_order():
-    src = np.zeros(32, np.uint64)
-    bit = np.zeros(32, np.uint64)
-    for v in range(1, 32):
+    src = np.zeros(_NV, np.uint64)
+    bit = np.zeros(_NV, np.uint64)
+    for v in range(1, _NV):
         low = v & -v
         src[v] = v ^ low
         bit[v] = low.bit_length() - 1
@@ -82,8 +93,10 @@ _DP_SRC, _DP_BIT = _dp_order()
 
 __all__ = [
     "CHUNKS_MAX",
+    "CHUNK_BITS",
     "KMAX",
     "REKEY_PAIRS",
+    "TABLE_WORDS",
     "count_pairs",
     "count_sides",
     "key_tables",
@@ -95,9 +108,9 @@ __all__ = [
 
 @njit(cache=True, nogil=True)
 def _chunk_tables(pat, start, tab, tbase, planes, chunks):
-    """The chunk tables of the 256 east words ``pat[start:start + 256]``:
-    ``tab[tbase + (32 c + v) * 4 : ... + 4]`` is the 256-bit set of the words
-    disjoint from value ``v`` of chunk ``c`` (word bits ``5c..5c+4``).
+    """The chunk tables of the 256 words ``pat[start:start + 256]``:
+    ``tab[tbase + (128 c + v) * 4 : ... + 4]`` is the 256-bit set of the
+    words disjoint from value ``v`` of chunk ``c`` (word bits ``7c..7c+6``).
 
     The inverted words are transposed into bit planes by four 64 x 64 bit
     matrix transposes at once (one per vector lane), then ANDed by subsets
@@ -124,44 +137,40 @@ def _chunk_tables(pat, start, tab, tbase, planes, chunks):
         m ^= m << j
     ones = vsplat(_ALL)
     for c in range(chunks):
-        base = np.uint64(tbase + c * 32 * _GW)
+        base = np.uint64(tbase + c * _CSZ)
         vstore(tab, base, ones)
-        for v in range(1, 32):
-            plane = (np.uint64(5 * c) + _DP_BIT[v]) * four
+        for v in range(1, _NV):
+            plane = (np.uint64(CHUNK_BITS * c) + _DP_BIT[v]) * four
             x = vand(vload(tab, base + _DP_SRC[v] * four), vload(planes, plane))
             vstore(tab, base + np.uint64(v * _GW), x)
 
 
-def _match(tab, items, i0, i1, ng, chunks):
-    """The disjoint (east, west) pairs of the ``ng`` groups whose tables are
-    in ``tab`` and the west words ``items[i0:i1]``: per word and group, one
-    load and AND of 256 bits per chunk (4 to 11 chunks: the words' bits
+def _match(tab, offs, k0, items, i0, i1, ng, chunks):
+    """The disjoint pairs of the words ``items[i0:i1]`` and the ``ng``
+    groups whose tables start at ``tab[offs[k0 + g]]``: per word and group,
+    one load and AND of 256 bits per chunk (4 to 8 chunks: the words' bits
     below their key) and a popcount added to a vector sum.  Literal ``ng``
-    and ``chunks`` compile a loop of their own (see :func:`_match_block`),
+    and ``chunks`` compile a loop of their own (see :func:`_match_run`),
     others a shared one."""
     raise NotImplementedError  # numba only: see _match_overload
 
 
-def _match_any(tab, items, i0, i1, ng, chunks):
-    # The shapes not compiled apart: the loop over the block's groups and
-    # the tests on the chunks at run time.
-    tsz = np.uint64(_TSZ_MAX if chunks > _CHUNKS else _TSZ)
+def _match_any(tab, offs, k0, items, i0, i1, ng, chunks):
+    # The shapes not compiled apart: the loop over the groups and the tests
+    # on the chunks at run time.
     acc = vsplat(_ZERO)
     for it in range(i0, i1):
         r = items[it]
-        o0 = (r << np.uint64(2)) & _C31
-        o1 = ((r >> np.uint64(3)) & _C31) + np.uint64(128)
-        o2 = ((r >> np.uint64(8)) & _C31) + np.uint64(256)
-        o3 = ((r >> np.uint64(13)) & _C31) + np.uint64(384)
-        o4 = ((r >> np.uint64(18)) & _C31) + np.uint64(512)
-        o5 = ((r >> np.uint64(23)) & _C31) + np.uint64(640)
-        o6 = ((r >> np.uint64(28)) & _C31) + np.uint64(768)
-        o7 = ((r >> np.uint64(33)) & _C31) + np.uint64(896)
-        o8 = ((r >> np.uint64(38)) & _C31) + np.uint64(1024)
-        o9 = ((r >> np.uint64(43)) & _C31) + np.uint64(1152)
-        o10 = ((r >> np.uint64(48)) & _C31) + np.uint64(1280)
-        b = _ZERO
-        for _ in range(ng):
+        o0 = (r << np.uint64(2)) & _VMASK
+        o1 = ((r >> np.uint64(5)) & _VMASK) + np.uint64(_CSZ)
+        o2 = ((r >> np.uint64(12)) & _VMASK) + np.uint64(2 * _CSZ)
+        o3 = ((r >> np.uint64(19)) & _VMASK) + np.uint64(3 * _CSZ)
+        o4 = ((r >> np.uint64(26)) & _VMASK) + np.uint64(4 * _CSZ)
+        o5 = ((r >> np.uint64(33)) & _VMASK) + np.uint64(5 * _CSZ)
+        o6 = ((r >> np.uint64(40)) & _VMASK) + np.uint64(6 * _CSZ)
+        o7 = ((r >> np.uint64(47)) & _VMASK) + np.uint64(7 * _CSZ)
+        for g in range(ng):
+            b = offs[k0 + g]
             x = vand(
                 vand(vload(tab, b + o0), vload(tab, b + o1)),
                 vand(vload(tab, b + o2), vload(tab, b + o3)),
@@ -175,45 +184,35 @@ def _match_any(tab, items, i0, i1, ng, chunks):
                 x = vand(x, vload(tab, b + o6))
             if chunks > 7:
                 x = vand(x, vload(tab, b + o7))
-            if chunks > 8:
-                x = vand(x, vload(tab, b + o8))
-            if chunks > 9:
-                x = vand(x, vload(tab, b + o9))
-            if chunks > 10:
-                x = vand(x, vload(tab, b + o10))
             acc = vadd(acc, vpopcount(x))
-            b += tsz
     return vsum(acc)
 
 
 @overload(_match, prefer_literal=True)
-def _match_overload(tab, items, i0, i1, ng, chunks):
+def _match_overload(tab, offs, k0, items, i0, i1, ng, chunks):
     if not isinstance(ng, types.IntegerLiteral) or not isinstance(chunks, types.IntegerLiteral):
         return _match_any
     NG = ng.literal_value
     CH = chunks.literal_value
-    # The groups' tables are _TSZ apart, _TSZ_MAX for the wider words.
-    T1 = np.uint64(_TSZ_MAX if CH > _CHUNKS else _TSZ)
-    T2 = T1 + T1
 
-    def impl(tab, items, i0, i1, ng, chunks):
+    def impl(tab, offs, k0, items, i0, i1, ng, chunks):
+        # The groups' offsets in registers for the whole run of words.
+        b0 = offs[k0]
+        b1 = offs[k0 + 1] if NG > 1 else _ZERO
+        b2 = offs[k0 + 2] if NG > 2 else _ZERO
+        b3 = offs[k0 + 3] if NG > 3 else _ZERO
         acc = vsplat(_ZERO)
         for it in range(i0, i1):
             r = items[it]
-            o0 = (r << np.uint64(2)) & _C31
-            o1 = ((r >> np.uint64(3)) & _C31) + np.uint64(128)
-            o2 = ((r >> np.uint64(8)) & _C31) + np.uint64(256)
-            o3 = ((r >> np.uint64(13)) & _C31) + np.uint64(384)
-            o4 = ((r >> np.uint64(18)) & _C31) + np.uint64(512)
-            o5 = ((r >> np.uint64(23)) & _C31) + np.uint64(640)
-            o6 = ((r >> np.uint64(28)) & _C31) + np.uint64(768)
-            o7 = ((r >> np.uint64(33)) & _C31) + np.uint64(896)
-            o8 = ((r >> np.uint64(38)) & _C31) + np.uint64(1024)
-            o9 = ((r >> np.uint64(43)) & _C31) + np.uint64(1152)
-            o10 = ((r >> np.uint64(48)) & _C31) + np.uint64(1280)
+            o0 = (r << np.uint64(2)) & _VMASK
+            o1 = ((r >> np.uint64(5)) & _VMASK) + np.uint64(_CSZ)
+            o2 = ((r >> np.uint64(12)) & _VMASK) + np.uint64(2 * _CSZ)
+            o3 = ((r >> np.uint64(19)) & _VMASK) + np.uint64(3 * _CSZ)
+            o4 = ((r >> np.uint64(26)) & _VMASK) + np.uint64(4 * _CSZ)
+            o5 = ((r >> np.uint64(33)) & _VMASK) + np.uint64(5 * _CSZ)
             # NG and CH are constants: the loop and the tests vanish.
             for g in range(NG):
-                b = _ZERO if g == 0 else (T1 if g == 1 else T2)
+                b = b0 if g == 0 else (b1 if g == 1 else (b2 if g == 2 else b3))
                 x = vand(
                     vand(vload(tab, b + o0), vload(tab, b + o1)),
                     vand(vload(tab, b + o2), vload(tab, b + o3)),
@@ -222,16 +221,6 @@ def _match_overload(tab, items, i0, i1, ng, chunks):
                     x = vand(x, vload(tab, b + o4))
                 if CH > 5:
                     x = vand(x, vload(tab, b + o5))
-                if CH > 6:
-                    x = vand(x, vload(tab, b + o6))
-                if CH > 7:
-                    x = vand(x, vload(tab, b + o7))
-                if CH > 8:
-                    x = vand(x, vload(tab, b + o8))
-                if CH > 9:
-                    x = vand(x, vload(tab, b + o9))
-                if CH > 10:
-                    x = vand(x, vload(tab, b + o10))
                 acc = vadd(acc, vpopcount(x))
         return vsum(acc)
 
@@ -239,34 +228,24 @@ def _match_overload(tab, items, i0, i1, ng, chunks):
 
 
 @njit(cache=True, nogil=True)
-def _match_block(tab, items, i0, i1, ng, chunks):
-    """:func:`_match`, its loop compiled apart for blocks of 1 to 3 groups
-    and 6 to 8 chunks (the shapes of most visits at n = 19 to 23):
-    a block's groups and chunks known when the loop is compiled make a
-    word's visit of one group 1.8 times faster, of two 1.5 times (measured
-    2026-12-06 on the Xeon: at n = 22, 57 % of the visits are in blocks of
-    one group and 41 % of two, their buckets being small).  Other shapes
-    share one loop: each shape compiled apart adds about 0.3 s to the first
-    compile."""
-    if ng == 1 and chunks == 7:
-        return _match(tab, items, i0, i1, 1, 7)
-    if ng == 1 and chunks == 6:
-        return _match(tab, items, i0, i1, 1, 6)
-    if ng == 1 and chunks == 8:
-        return _match(tab, items, i0, i1, 1, 8)
-    if ng == 2 and chunks == 7:
-        return _match(tab, items, i0, i1, 2, 7)
-    if ng == 2 and chunks == 6:
-        return _match(tab, items, i0, i1, 2, 6)
-    if ng == 2 and chunks == 8:
-        return _match(tab, items, i0, i1, 2, 8)
-    if ng == 3 and chunks == 7:
-        return _match(tab, items, i0, i1, 3, 7)
-    if ng == 3 and chunks == 6:
-        return _match(tab, items, i0, i1, 3, 6)
-    if ng == 3 and chunks == 8:
-        return _match(tab, items, i0, i1, 3, 8)
-    return _match(tab, items, i0, i1, ng, chunks)
+def _match_run(tab, offs, k0, items, i0, i1, ng, chunks):
+    """:func:`_match`, its loop compiled apart for runs of 1 to 4 groups of
+    5 chunks (the shape of most visits at n = 20 to 24, whose words have
+    29 to 35 bits below their key): the groups and chunks known when the
+    loop is compiled make a word's visit of one group 1.8 times faster, of
+    two 1.5 times (measured 2026-12-06 on the Xeon, with chunks of 5
+    bits).  Other shapes share one loop: each shape compiled apart adds
+    about 0.3 s to the first compile."""
+    if chunks == 5:
+        if ng == 1:
+            return _match(tab, offs, k0, items, i0, i1, 1, 5)
+        if ng == 2:
+            return _match(tab, offs, k0, items, i0, i1, 2, 5)
+        if ng == 3:
+            return _match(tab, offs, k0, items, i0, i1, 3, 5)
+        if ng == 4:
+            return _match(tab, offs, k0, items, i0, i1, 4, 5)
+    return _match(tab, offs, k0, items, i0, i1, ng, chunks)
 
 
 @njit(cache=True, nogil=True)
@@ -447,16 +426,64 @@ def rekey_sides(P, n_p, Q, n_q, real, tables, stride=1):
 
 
 @njit(cache=True, nogil=True)
+def _sort_sides(P, n_p, Q, qb, real, K, kmax, ws):
+    """Both sides sorted by their ``K`` key bits into ``ws``'s buffers:
+    the table side's buckets padded to whole groups with all-ones words
+    (disjoint from no word), bucket ``j`` at ``cp[j]:cp[j + 1]``; the other
+    side by key and class, bucket ``j``'s class ``c`` at
+    ``cq[4 j + c]:cq[4 j + c + 1]``.  ``hp``, ``hq``: the ``kmax``-bit
+    histograms of :func:`_key_bits`.  Returns the two sorted arrays."""
+    pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs = ws
+    nb = 1 << K
+    if K == 0:
+        npad = ((n_p + _GP - 1) // _GP) * _GP
+        P[n_p:npad] = _ALL
+        cp[0] = 0
+        cp[1] = npad
+        cq[:5] = qb[:5]
+        return P, Q
+    down = kmax - K
+    shift = np.uint64(real - K)
+    mask = np.uint64(nb - 1)
+    cp[: nb + 1] = 0
+    cq[: 4 * nb + 1] = 0
+    for j in range(1 << kmax):
+        cp[(j >> down) + 1] += hp[j]
+        for c in range(4):
+            cq[4 * (j >> down) + c + 1] += hq[4 * j + c]
+    for j in range(nb):
+        cp[j + 1] = cp[j] + ((cp[j + 1] + _GP - 1) // _GP) * _GP
+    for j in range(4 * nb):
+        cq[j + 1] += cq[j]
+    hp[:nb] = cp[:nb]
+    hq[: 4 * nb] = cq[: 4 * nb]
+    for i in range(n_p):
+        v = P[i]
+        j = (v >> shift) & mask
+        pbuf[hp[j]] = v
+        hp[j] += 1
+    for j in range(nb):
+        pbuf[hp[j] : cp[j + 1]] = _ALL
+    for c in range(4):
+        for i in range(qb[c], qb[c + 1]):
+            v = Q[i]
+            j = np.int64((v >> shift) & mask) * 4 + c
+            qbuf[hq[j]] = v
+            hq[j] += 1
+    return pbuf, qbuf
+
+
+@njit(cache=True, nogil=True)
 def count_pairs(P, n_p, Q, qb, weights, real, ws):
     """The weighted number of disjoint (east, west) word pairs.
 
-    ``P[:n_p]``: east words (``P`` has room for 256 more); ``Q``: west words,
-    class ``c`` at ``qb[c]:qb[c + 1]``, each pair with one counting
-    ``weights[c]``; ``real``: the words' bits that can be set, the key bits
-    on top of them, the best highest; ``ws``: workspace (see
-    :func:`_workspace`).
+    ``P[:n_p]``: east words (``P`` has room for 256 more), which make the
+    tables; ``Q``: west words, class ``c`` at ``qb[c]:qb[c + 1]``, each pair
+    with one counting ``weights[c]``; ``real``: the words' bits that can be
+    set, the key bits on top of them, the best highest; ``ws``: workspace
+    (see :func:`workspace`).
     """
-    pbuf, qbuf, tab, planes, hp, hq, cp, cq = ws
+    pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs = ws
     kmax = 0
     while kmax < min(KMAX, real - 1) and (n_p >> (kmax + 7)) > 0:
         kmax += 1
@@ -465,75 +492,73 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
     # below that, not even its histograms pay.
     if kmax > 0 and (n_p + _GP - 1) // _GP * qb[4] > _SORT_COST * (n_p + qb[4]):
         K = _key_bits(P, n_p, Q, qb, weights, real, kmax, hp, hq, cp, cq)
-    nb = 1 << K
+    pat, items = _sort_sides(P, n_p, Q, qb, real, K, kmax, ws)
     # The key's bits are disjoint bucket by bucket: only those below it are
-    # matched (in 4 chunks at least, as _match does; more than 8 with their
-    # tables further apart).
-    chunks = max(4, (real - K + 4) // 5)
-    tsz = _TSZ_MAX if chunks > _CHUNKS else _TSZ
-    if K == 0:
-        npad = ((n_p + _GP - 1) // _GP) * _GP
-        P[n_p:npad] = _ALL
-        pat = P
-        items = Q
-        cp[0] = 0
-        cp[1] = npad
-        cq[:5] = qb[:5]
-    else:
-        # Sort both sides by key: east buckets padded to whole groups with
-        # all-ones words (disjoint from no west word), west by key and class.
-        down = kmax - K
-        shift = np.uint64(real - K)
-        mask = np.uint64(nb - 1)
-        cp[: nb + 1] = 0
-        cq[: 4 * nb + 1] = 0
-        for j in range(1 << kmax):
-            cp[(j >> down) + 1] += hp[j]
-            for c in range(4):
-                cq[4 * (j >> down) + c + 1] += hq[4 * j + c]
-        for j in range(nb):
-            cp[j + 1] = cp[j] + ((cp[j + 1] + _GP - 1) // _GP) * _GP
-        for j in range(4 * nb):
-            cq[j + 1] += cq[j]
-        hp[:nb] = cp[:nb]
-        hq[: 4 * nb] = cq[: 4 * nb]
-        for i in range(n_p):
-            v = P[i]
-            j = (v >> shift) & mask
-            pbuf[hp[j]] = v
-            hp[j] += 1
-        for j in range(nb):
-            pbuf[hp[j] : cp[j + 1]] = _ALL
-        for c in range(4):
-            for i in range(qb[c], qb[c + 1]):
-                v = Q[i]
-                j = np.int64((v >> shift) & mask) * 4 + c
-                qbuf[hq[j]] = v
-                hq[j] += 1
-        pat = pbuf
-        items = qbuf
+    # matched (in 4 chunks at least, as _match does).
+    chunks = max(4, (real - K + CHUNK_BITS - 1) // CHUNK_BITS)
+    tsz = chunks * _CSZ
+    # Windows: the buckets of a prefix of K1 key bits, few enough groups
+    # for their tables at once (a bucket larger than a window is cut).
+    K1 = 0
+    while True:
+        L = K - K1
+        worst = 0
+        for p in range(1 << K1):
+            worst = max(worst, cp[(p + 1) << L] - cp[p << L])
+        if worst <= _WINDOW * _GP or K1 == K:
+            break
+        K1 += 1
+    low = (1 << L) - 1
     total = 0
-    for j in range(nb):
-        g = cp[j]
-        while g < cp[j + 1]:
-            ng = min(_NBLK, (cp[j + 1] - g) // _GP)
-            for k in range(ng):
-                _chunk_tables(pat, g + k * _GP, tab, k * tsz, planes, chunks)
-            # The west buckets whose keys are disjoint from j: the subsets
-            # of its complement, from the largest down to 0.
-            comp = (nb - 1) ^ j
-            i = comp
+    for p in range(1 << K1):
+        for g0 in range(cp[p << L], cp[(p + 1) << L], _WINDOW * _GP):
+            g1 = min(cp[(p + 1) << L], g0 + _WINDOW * _GP)
+            for k in range((g1 - g0) // _GP):
+                _chunk_tables(pat, g0 + k * _GP, tab, k * tsz, planes, chunks)
+            # The other side's buckets whose keys are disjoint from p in the
+            # prefix (the subsets of its complement), and in the rest from
+            # some bucket of the window: their words visit those groups.
+            comp = ((1 << K1) - 1) ^ p
+            ih = comp
             while True:
-                for c in range(4):
-                    lo = cq[4 * i + c]
-                    hi = cq[4 * i + c + 1]
-                    if weights[c] != 0 and lo < hi:
-                        count = _match_block(tab, items, lo, hi, ng, chunks)
-                        total += weights[c] * np.int64(count)
-                if i == 0:
+                for t in range(1 << L):
+                    i = (ih << L) | t
+                    if cq[4 * i + 4] > cq[4 * i]:
+                        total += _visit(tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, tsz, chunks)
+                if ih == 0:
                     break
-                i = (i - 1) & comp
-            g += ng * _GP
+                ih = (ih - 1) & comp
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _visit(tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, tsz, chunks):
+    """The weighted disjoint pairs of the words of bucket ``i`` (the last
+    ``L`` bits of its key ``t``) and the window's groups ``g0:g1`` of the
+    buckets ``p, s`` with ``s`` disjoint from ``t`` (tables ``tsz`` apart
+    in ``tab`` from ``g0``), in runs of at most ``_NBLK`` groups."""
+    m = 0
+    ct = ((1 << L) - 1) ^ t
+    s = ct
+    while True:
+        j = (p << L) | s
+        for g in range(max(g0, cp[j]), min(g1, cp[j + 1]), _GP):
+            offs[m] = np.uint64((g - g0) // _GP * tsz)
+            m += 1
+        if s == 0:
+            break
+        s = (s - 1) & ct
+    total = 0
+    k0 = 0
+    while k0 < m:
+        ng = min(_NBLK, m - k0)
+        for c in range(4):
+            lo = cq[4 * i + c]
+            hi = cq[4 * i + c + 1]
+            if weights[c] != 0 and lo < hi:
+                count = _match_run(tab, offs, k0, items, lo, hi, ng, chunks)
+                total += weights[c] * np.int64(count)
+        k0 += ng
     return total
 
 
@@ -585,11 +610,12 @@ def workspace(max_east, max_west):
     ws = (
         np.empty(most + (_GP - 1) * (1 << KMAX) + 1, np.uint64),
         np.empty(most + 1, np.uint64),
-        np.empty(_NBLK * _TSZ_MAX, np.uint64),
+        np.empty(TABLE_WORDS, np.uint64),
         np.empty(64 * _GW, np.uint64),
         np.zeros(1 << KMAX, np.int64),
         np.zeros(4 << KMAX, np.int64),
         np.zeros((1 << KMAX) + 1, np.int64),
         np.zeros((4 << KMAX) + 1, np.int64),
+        np.zeros(_WINDOW, np.uint64),
     )
     return P, Q, ws

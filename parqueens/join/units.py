@@ -91,7 +91,7 @@ from .kernels import (
     role_counts,
     role_tables,
 )
-from .match import KMAX
+from .match import KMAX, TABLE_WORDS
 
 # ---------------------------------------------------------------- shared tables
 
@@ -402,7 +402,7 @@ def join_memory(n, jobs=1):
 
 
 #: Fixed words of a thread's buffers (group tables, padding room).
-_BUFFER_WORDS = 255 * 2**KMAX + 3 * 1024 + 2**14
+_BUFFER_WORDS = 255 * 2**KMAX + TABLE_WORDS + 2**14
 
 
 #: Seconds of the reference machine per quadrant placement: to build the
