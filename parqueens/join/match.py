@@ -508,7 +508,6 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
         if worst <= _WINDOW * _GP or K1 == K:
             break
         K1 += 1
-    low = (1 << L) - 1
     total = 0
     for p in range(1 << K1):
         for g0 in range(cp[p << L], cp[(p + 1) << L], _WINDOW * _GP):
@@ -524,7 +523,9 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
                 for t in range(1 << L):
                     i = (ih << L) | t
                     if cq[4 * i + 4] > cq[4 * i]:
-                        total += _visit(tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, tsz, chunks)
+                        total += _visit(
+                            tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, tsz, chunks
+                        )
                 if ih == 0:
                     break
                 ih = (ih - 1) & comp
