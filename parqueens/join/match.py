@@ -230,12 +230,12 @@ def _match_overload(tab, offs, k0, items, i0, i1, ng, chunks):
 @njit(cache=True, nogil=True)
 def _match_run(tab, offs, k0, items, i0, i1, ng, chunks):
     """:func:`_match`, its loop compiled apart for runs of 1 to 4 groups of
-    5 chunks (the shape of most visits at n = 20 to 24, whose words have
-    29 to 35 bits below their key): the groups and chunks known when the
-    loop is compiled make a word's visit of one group 1.8 times faster, of
-    two 1.5 times (measured 2026-12-06 on the Xeon, with chunks of 5
-    bits).  Other shapes share one loop: each shape compiled apart adds
-    about 0.3 s to the first compile."""
+    4 or 5 chunks (the shapes of most visits at n = 16 to 25, whose words
+    have 22 to 35 bits below their key): the groups and chunks known when
+    the loop is compiled make a word's visit of one group 1.8 times faster,
+    of two 1.5 times (measured 2026-12-06 on the Xeon, with chunks of 5
+    bits).  Other shapes (n = 26 to 28's 6 chunks) share one loop: each
+    shape compiled apart adds about 0.6 s to the first compile."""
     if chunks == 5:
         if ng == 1:
             return _match(tab, offs, k0, items, i0, i1, 1, 5)
@@ -245,6 +245,15 @@ def _match_run(tab, offs, k0, items, i0, i1, ng, chunks):
             return _match(tab, offs, k0, items, i0, i1, 3, 5)
         if ng == 4:
             return _match(tab, offs, k0, items, i0, i1, 4, 5)
+    if chunks == 4:
+        if ng == 1:
+            return _match(tab, offs, k0, items, i0, i1, 1, 4)
+        if ng == 2:
+            return _match(tab, offs, k0, items, i0, i1, 2, 4)
+        if ng == 3:
+            return _match(tab, offs, k0, items, i0, i1, 3, 4)
+        if ng == 4:
+            return _match(tab, offs, k0, items, i0, i1, 4, 4)
     return _match(tab, offs, k0, items, i0, i1, ng, chunks)
 
 
