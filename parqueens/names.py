@@ -23,7 +23,7 @@ SEARCH_METHODS = ("d4", "mirror", "plain")
 #: The board sizes the join serves (:func:`parqueens.methods.join_serves`):
 #: below 4 there is no quadrant; from 22 on it builds its tables per row set
 #: (:mod:`parqueens.join.rowsets`), up to 28, where a half-board's diagonal
-#: word has 52 bits (the matcher's 11 chunks of 5 hold 55) and the ``ab``
+#: word has 52 bits (the matcher's 8 chunks of 7 hold 56) and the ``ab``
 #: parts of a quadrant placement 27 bits of 32.
 JOIN_MIN_N, JOIN_MAX_N = 4, 28
 

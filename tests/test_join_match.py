@@ -52,6 +52,8 @@ def _count(east, west, qb, weights, real):
         (30, (3000, 500, 700, 0, 1200), (4, 4, 4, 8)),  # east makes the tables
         (40, (700, 2500, 100, 3000, 0), (2, 0, 4, 8)),  # west classes larger
         (52, (2600, 2600, 10, 300, 1), (1, 2, 3, 4)),  # the widest words
+        (24, (9000, 100, 50, 0, 60), (1, 2, 0, 8)),  # no key: one bucket cut into windows
+        (36, (12000, 600, 500, 400, 0), (4, 4, 4, 8)),  # several windows of buckets
     ],
 )
 def test_counts_every_disjoint_pair(real, sizes, weights):

@@ -53,10 +53,12 @@ out and each entry's diagonal word precomputed, so a half-board costs one
 AND, one OR and no branch; the words have a per-configuration bit layout
 that puts the sieve's key bits, the best ones chosen, on top of the bits
 that can be set, so a row set sorted by K key bits matches only the chunks
-below them (6 of 8 at n = 18..20; the key bits are disjoint bucket by
-bucket); the number of key bits is chosen per row set by a cost model; the
-chunk tables are transposed four 64 x 64 blocks at a time in vector
-registers; and work units are independent (Kluev's threads meet at a
+below them (the key bits are disjoint bucket by bucket); the number of key
+bits is chosen per row set by a cost model; chunks of 7 bits where Kluev's
+have 5 (5 loads a visit at n = 20..25 where his need 7); the chunk tables
+are transposed four 64 x 64 blocks at a time in vector registers and made
+for a window of buckets at once, which the words of each bucket of the
+other side visit in runs of groups; and work units are independent (Kluev's threads meet at a
 barrier for every row set), so threads scale.
 
 Work units
