@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from .simd import vadd, vand, vload, vpopcount, vshl, vshr, vsplat, vstore, vsum, vxor
+from .simd import cycles, vadd, vand, vload, vpopcount, vshl, vshr, vsplat, vstore, vsum, vxor
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -102,6 +102,7 @@ __all__ = [
     "key_tables",
     "rekey",
     "rekey_sides",
+    "visit_cycles",
     "workspace",
 ]
 
@@ -442,7 +443,7 @@ def _sort_sides(P, n_p, Q, qb, real, K, kmax, ws):
     side by key and class, bucket ``j``'s class ``c`` at
     ``cq[4 j + c]:cq[4 j + c + 1]``.  ``hp``, ``hq``: the ``kmax``-bit
     histograms of :func:`_key_bits`.  Returns the two sorted arrays."""
-    pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs = ws
+    pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs, clock = ws
     nb = 1 << K
     if K == 0:
         npad = ((n_p + _GP - 1) // _GP) * _GP
@@ -492,7 +493,7 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
     set, the key bits on top of them, the best highest; ``ws``: workspace
     (see :func:`workspace`).
     """
-    pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs = ws
+    pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs, clock = ws
     kmax = 0
     while kmax < min(KMAX, real - 1) and (n_p >> (kmax + 7)) > 0:
         kmax += 1
@@ -517,12 +518,17 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
         if worst <= _WINDOW * _GP or K1 == K:
             break
         K1 += 1
+    # The cycles of the visits (the windows' time less their tables'): an
+    # estimate scales them apart (they shrink with the square of a stride).
+    began = cycles()
     total = 0
     for p in range(1 << K1):
         for g0 in range(cp[p << L], cp[(p + 1) << L], _WINDOW * _GP):
             g1 = min(cp[(p + 1) << L], g0 + _WINDOW * _GP)
+            made = cycles()
             for k in range((g1 - g0) // _GP):
                 _chunk_tables(pat, g0 + k * _GP, tab, k * tsz, planes, chunks)
+            began += cycles() - made
             # The other side's buckets whose keys are disjoint from p in the
             # prefix (the subsets of its complement), and in the rest from
             # some bucket of the window: their words visit those groups.
@@ -538,6 +544,7 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
                 if ih == 0:
                     break
                 ih = (ih - 1) & comp
+    clock[0] += cycles() - began
     return total
 
 
@@ -609,6 +616,13 @@ def count_sides(P, n_p, Q, qb, weights, real, ws):
 
 
 @njit(cache=True, nogil=True)
+def visit_cycles(ws):
+    """The processor cycles that the matching of workspace ``ws`` has spent
+    in visits, its tables' making left out (see :func:`count_pairs`)."""
+    return ws[9][0]
+
+
+@njit(cache=True, nogil=True)
 def workspace(max_east, max_west):
     """Buffers of one thread for row sets of at most ``max_east`` east and
     ``max_west`` west pairs to join: ``(P, Q, ws)``.  Either side may make
@@ -627,5 +641,6 @@ def workspace(max_east, max_west):
         np.zeros((1 << KMAX) + 1, np.int64),
         np.zeros((4 << KMAX) + 1, np.int64),
         np.zeros(_WINDOW, np.uint64),
+        np.zeros(1, np.uint64),
     )
     return P, Q, ws

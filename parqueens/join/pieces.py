@@ -48,7 +48,8 @@ from .kernels import (
     rowsets_of,
     subsets,
 )
-from .match import count_sides, rekey, rekey_sides, workspace
+from .match import count_sides, rekey, rekey_sides, visit_cycles, workspace
+from .simd import cycles
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -57,7 +58,15 @@ _ALL = ~_ZERO
 #: Roles (as in :mod:`parqueens.join.kernels`).
 NE, NW, SE, SW = 0, 1, 2, 3
 
-__all__ = ["count_rowsets", "pieces", "role", "rowset_sizes", "rowset_work", "unit_work"]
+__all__ = [
+    "count_rowsets",
+    "cycle_count",
+    "pieces",
+    "role",
+    "rowset_sizes",
+    "rowset_work",
+    "unit_work",
+]
 
 
 @njit(cache=True, nogil=True)
@@ -318,7 +327,9 @@ def _fill(north, south, ranges, south_cols, ncells, weights, classes, state, out
 
 
 @njit(cache=True, nogil=True)
-def count_rowsets(n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit, stride, stop):
+def count_rowsets(
+    n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit, stride, stop, clock
+):
     """The weighted count of row sets ``lo:hi`` of unit ``a`` of a
     configuration (in :func:`parqueens.join.kernels.rowsets_of`'s order).
 
@@ -329,8 +340,11 @@ def count_rowsets(n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit,
     side, in blocks of ``limit / stride`` words, so that the blocks are as
     many as in the exact count and each part of the work shrinks by
     ``stride`` (making words, chunk tables) or ``stride**2`` (matching): the
-    timed samples of an estimate, whose counts mean nothing.  Returns -1 if
-    ``stop[0]`` was set meanwhile (read before each row set and each block).
+    timed samples of an estimate, whose counts mean nothing; ``clock[0]``
+    (uint64) gains the processor cycles of the matching proper (the words'
+    visits of the groups, :func:`parqueens.join.match.count_pairs`), which
+    the estimate scales apart.  Returns -1 if ``stop[0]`` was set meanwhile
+    (read before each row set and each block).
     """
     subs, subs_at = subsets(h)
     size = np.int64(1) << h
@@ -415,7 +429,15 @@ def count_rowsets(n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit,
                     total += count_sides(P, n_p, Q, qb, weights[e], real, ws)
                 if wst[0] == 4:
                     break
+    clock[0] += visit_cycles(ws)
     return total
+
+
+@njit(cache=True, nogil=True)
+def cycle_count():
+    """The processor's cycle counter (uint64), read from Python: the whole
+    of a call whose ``clock`` counts a part (:func:`count_rowsets`)."""
+    return cycles()
 
 
 @njit(cache=True, nogil=True)

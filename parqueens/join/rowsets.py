@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from .configs import JoinUnit, configs
-from .pieces import count_rowsets, rowset_sizes, rowset_work, unit_work
+from .pieces import count_rowsets, cycle_count, rowset_sizes, rowset_work, unit_work
 
 #: The first board size counted by row sets (the narrow tables serve up to 21).
 ROWSET_MIN_N = 22
@@ -119,11 +119,24 @@ def count_units(n, units, stop):
     list of ints, meaningless once ``stop[0]`` is set."""
     h = n // 2
     results = []
+    clock = np.zeros(1, np.uint64)
     for u in units:
         config, lo, hi = _args(u)
         c = config
         count = count_rowsets(
-            n, h, c.cfg, u.rows, lo, hi, c.fixed_wide, c.diagonal_symmetry, c.layout, LIMIT, 1, stop
+            n,
+            h,
+            c.cfg,
+            u.rows,
+            lo,
+            hi,
+            c.fixed_wide,
+            c.diagonal_symmetry,
+            c.layout,
+            LIMIT,
+            1,
+            stop,
+            clock,
         )
         if stop[0]:
             return results + [0] * (len(units) - len(results))
@@ -134,11 +147,14 @@ def count_units(n, units, stop):
 def _time_rowset(unit, e, stride, stop, rowsets=1):
     """Thread seconds of counting row set ``e`` of ``unit`` with ``stride``
     (with ``rowsets=0``, of the unit's set-up alone: its north tables and
-    buffers)."""
+    buffers), and the seconds of them spent matching (the share of the
+    call's processor cycles that its ``clock`` counted)."""
     config, _, _ = _args(unit)
     c = config
     h = unit.n // 2
+    clock = np.zeros(1, np.uint64)
     start = time.thread_time()
+    began = cycle_count()
     count_rowsets(
         unit.n,
         h,
@@ -152,23 +168,30 @@ def _time_rowset(unit, e, stride, stop, rowsets=1):
         LIMIT,
         stride,
         stop,
+        clock,
     )
-    return time.thread_time() - start
+    cycles = int(cycle_count() - began)
+    spent = time.thread_time() - start
+    share = min(int(clock[0]) / cycles, 1.0) if cycles > 0 else 0.0
+    return spent, spent * share
 
 
-def _extrapolate(times, stride):
-    """A row set's whole time from its times ``(t1, t2, t4)`` with strides
-    ``s``, ``2 s`` and ``4 s``, taken as ``C + X / s + M / s**2``: ``C``
-    does not shrink with the stride, ``X`` shrinks with it and the matching
-    ``M`` with its square.  With ``u = X / s`` and ``v = M / s**2``:
-    ``t1 - t2 = u / 2 + 3 v / 4`` and ``t2 - t4 = u / 4 + 3 v / 16``, so
-    ``v = 8/3 ((t1 - t2) - 2 (t2 - t4))``; each part is kept within what
-    ``t1`` allows (the timings are noisy).  Returns ``C + s u + s**2 v``."""
-    t1, t2, t4 = times
-    v = min(max(8.0 / 3.0 * ((t1 - t2) - 2.0 * (t2 - t4)), 0.0), t1)
-    u = min(max(2.0 * (t1 - t2) - 1.5 * v, 0.0), t1 - v)
-    c = t1 - u - v
-    return c + stride * u + stride**2 * v
+def _extrapolate(times, matching, stride):
+    """A row set's whole time from its times ``(t1, t2)`` with strides ``s``
+    and ``2 s``, of which ``(m1, m2)`` matching.  The matching scales with
+    the pairs, ``s**2``.  The rest is taken as ``C + X / s``: ``C`` does
+    not shrink with the stride (the south tables), ``X`` shrinks with it
+    (making words, sorting them, chunk tables); with ``u = X / s``,
+    ``r1 - r2 = u / 2`` (kept within what ``r1`` allows: the timings are
+    noisy).  Returns ``C + s u + s**2 m``, ``m`` the mean of ``m1`` and
+    ``4 m2``."""
+    (t1, t2), (m1, m2) = times, matching
+    r1 = max(t1 - m1, 0.0)
+    r2 = max(t2 - m2, 0.0)
+    u = min(max(2.0 * (r1 - r2), 0.0), r1)
+    c = r1 - u
+    m = (m1 + 4.0 * m2) / 2.0
+    return c + stride * u + stride**2 * m
 
 
 def _mean_range(values, seed):
@@ -189,11 +212,14 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
     Row sets are drawn in proportion to their modelled work (a unit by its
     work, then a row set of it), and each is counted here: whole when its
     model says it takes under 0.3 s, else on every ``s``-th half-board of
-    each side (:func:`parqueens.join.pieces.count_rowsets`) three times,
-    with ``s``, ``2 s`` and ``4 s``, whose times separate the part that
-    does not shrink with ``s`` (the south tables), the part that shrinks
-    with ``s`` (making words, chunk tables) and the matching, which shrinks
-    with ``s**2`` (:func:`_extrapolate`).  Each time over its row set's
+    each side (:func:`parqueens.join.pieces.count_rowsets`) twice, with
+    ``s`` and ``2 s``: the matching, timed apart by the processor's cycle
+    counter, shrinks with ``s**2``, and the two times of the rest separate
+    its part that does not shrink with ``s`` (the south tables) from the
+    part that does (making words, sorting, chunk tables) (:func:`_extrapolate`;
+    it was three strides and a second difference of whole times, whose
+    noise the ``s**2`` multiplied: n = 27's estimate differed 4.5 times
+    between two runs minutes apart).  Each time over its row set's
     probability is an unbiased estimate of the whole; their mean is the
     estimate, its range that of the mean over resamples (:func:`_mean_range`).  A
     unit's set-up (its north tables and buffers, made once for its row
@@ -245,12 +271,13 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
         while model * _NS_PER_WORK * 1e-9 / stride**2 > _WHOLE_SECONDS:
             stride *= 2
         # A unit's set-up is made once for all its row sets: timed apart.
-        setup = _time_rowset(unit, e, stride, stop, rowsets=0)
+        setup = _time_rowset(unit, e, stride, stop, rowsets=0)[0]
         if stride == 1:
-            spent = max(_time_rowset(unit, e, 1, stop) - setup, 0.0)
+            spent = max(_time_rowset(unit, e, 1, stop)[0] - setup, 0.0)
         else:
-            times = [max(_time_rowset(unit, e, k * stride, stop) - setup, 0.0) for k in (1, 2, 4)]
-            spent = _extrapolate(times, stride)
+            timed = [_time_rowset(unit, e, k * stride, stop) for k in (1, 2)]
+            times = [max(t - setup, 0.0) for t, _ in timed]
+            spent = _extrapolate(times, [m for _, m in timed], stride)
         values.append(spent * total / model)
         setups.append(setup)
     if not values:

@@ -7,6 +7,8 @@ each where the machine has AVX2, and to pairs of SSE or scalar
 instructions elsewhere, so the kernels stay portable.  The population
 count is ``llvm.ctpop.v4i64`` (a table lookup by nibbles on AVX2).  Used
 by :mod:`parqueens.join.kernels`; the vectors never leave a kernel.
+:func:`cycles`, the processor's cycle counter, times a part of a kernel
+(the estimate's samples, :mod:`parqueens.join.rowsets`).
 """
 
 from llvmlite import ir
@@ -128,3 +130,17 @@ def vsum(typingctx, a):
         return builder.add(builder.add(lanes[0], lanes[1]), builder.add(lanes[2], lanes[3]))
 
     return types.uint64(V4), codegen
+
+
+@intrinsic
+def cycles(typingctx):
+    """The processor's cycle counter (``llvm.readcyclecounter``: the time
+    stamp counter on x86, 0 where a machine has none), a uint64."""
+
+    def codegen(context, builder, sig, args):
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(64), []), "llvm.readcyclecounter"
+        )
+        return builder.call(fn, [])
+
+    return types.uint64(), codegen
