@@ -299,3 +299,18 @@ def test_a_row_sets_own_keys_serve_all_its_blocks():
     nr = rowset_work(11, config.cfg, unit.rows, rowsets._sizes(11), per)
     e = int(np.argmax(per[:nr]))
     assert _row_set(22, unit, e, 40_000) == _row_set(22, unit, e, rowsets.LIMIT) > 0
+
+
+def test_chunks_of_a_long_count_hold_seconds():
+    """n = 22's units go out in chunks of at most about CHUNK_SECONDS of
+    modelled work (at 1/32 of the work a chunk, 2 jobs ran 3 minutes before
+    a Ctrl-C kept anything), all of them once, in order."""
+    from parqueens.run.chunks import _chunks
+
+    units = rowsets.plan_units(22)
+    chunks = list(_chunks(units, 2))
+    assert [u for c in chunks for u in c] == units
+    largest = max(rowsets.work_seconds(u.work) for u in units)
+    seconds = [rowsets.work_seconds(sum(u.work for u in c)) for c in chunks]
+    assert max(seconds) <= rowsets.CHUNK_SECONDS + largest
+    assert len(chunks) > 20 * 32

@@ -44,8 +44,22 @@ _WHOLE_SECONDS = 0.3
 #: (measured on 2026-12-05: 0.054 s for a row set of 6.5e9 at n = 22, 5.2 s
 #: for 4.7e11 at n = 24; only used to choose a sample's stride).
 _NS_PER_WORK = 0.01
+#: A chunk of row-set units run at once holds at most about this many
+#: seconds of their modelled work, so that an interrupted count keeps what
+#: finished within seconds (n = 22 with 2 jobs had chunks of 1/32 of the
+#: work, 3 core-minutes: a Ctrl-C in the first minutes kept nothing).
+CHUNK_SECONDS = 10.0
+
+
+def work_seconds(work):
+    """Seconds of this project's machine for ``work`` units of the row-set
+    cost model (:attr:`JoinUnit.work` past n = 21; the scale of a sample's
+    stride, rough: within 2 times)."""
+    return work * _NS_PER_WORK * 1e-9
+
 
 __all__ = [
+    "CHUNK_SECONDS",
     "CUT",
     "LIMIT",
     "ROWSET_MIN_N",
@@ -53,6 +67,7 @@ __all__ = [
     "plan_units",
     "rowset_memory",
     "sampled_estimate",
+    "work_seconds",
 ]
 
 

@@ -143,10 +143,15 @@ def _chunks(units, jobs, least=0.0):
     # than a 16th per job: the estimates underrate the many small units.
     # ``least``: join units' modelled work a chunk holds at the least
     # (:data:`DASK_CHUNK_WORK`), for fewer chunks of a small size.
+    from ..join.rowsets import CHUNK_SECONDS, ROWSET_MIN_N, work_seconds
     from ..search.units import work_shares
 
     target = 1.0 / (16 * jobs)
     most = max(1, len(units) // (16 * jobs))
+    if _is_join(units) and units[0].n >= ROWSET_MIN_N:
+        # A count of hours: chunks of seconds, so that an interruption keeps them.
+        seconds = work_seconds(sum(u.work for u in units))
+        target = min(target, CHUNK_SECONDS / seconds) if seconds > 0 else target
     if least and _is_join(units):
         total = sum(u.work for u in units)
         floor = min(1.0, least / total) if total > 0 else 1.0
