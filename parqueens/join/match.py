@@ -4,10 +4,11 @@ the words, and :mod:`parqueens.join.units` for the method, after Evgeny Kluev's
 ``EvgenyKluev/N-Queens-Count-Sol``, MIT, 2022; the code is ours).
 
 The words of the side that makes the tables are cut into groups of 256;
-for each group and each chunk of 7 word bits, ``_chunk_tables`` stores, for
-the 128 values of the chunk, the 256-bit set of the group's words disjoint
-from them (transposed bit planes, ANDed by subsets: Kluev's precomputed
-chunks, his of 5 bits).  A word of the other side then meets a group in
+for each group and each chunk of 7 word bits (5 where the words streaming
+by are few), ``_chunk_tables`` stores, for the 128 (32) values of the
+chunk, the 256-bit set of the group's words disjoint from them
+(transposed bit planes, ANDed by subsets: Kluev's precomputed chunks, his
+of 5 bits).  A word of the other side then meets a group in
 one load, AND and popcount of 256 bits per chunk (``_match``, on 4 x 64-bit
 vectors: :mod:`parqueens.join.simd`).  A sieve (:func:`count_pairs`) first
 sorts both sides by their ``K`` top real bits (``K <= KMAX``, chosen per
@@ -48,9 +49,14 @@ _GP = 256
 CHUNK_BITS = 7
 _NV = 1 << CHUNK_BITS
 CHUNKS_MAX = 8
-#: Words of one chunk's tables, and the offset mask of a chunk value in them.
+#: Words of one chunk's tables (the widest).
 _CSZ = _NV * _GW
-_VMASK = np.uint64((_NV - 1) * _GW)
+#: Chunks of 5 bits (Kluev's, 32 values) where the other side is small: a
+#: group's tables then serve few visits (n = 18 and 19 were 10 to 25 %
+#: slower with chunks of 7 bits alone, measured 2026-12-06); the words of
+#: at most 40 real bits below the key (8 chunks).
+NARROW_BITS = 5
+WIDE_WORDS = 1 << 13
 #: Groups whose tables are made at once (at most 32 x 16 KiB at 8 chunks,
 #: in L2), and groups a word visits per call of the matcher.
 _WINDOW = 32
@@ -94,6 +100,8 @@ _DP_SRC, _DP_BIT = _dp_order()
 __all__ = [
     "CHUNKS_MAX",
     "CHUNK_BITS",
+    "NARROW_BITS",
+    "WIDE_WORDS",
     "KMAX",
     "REKEY_PAIRS",
     "TABLE_WORDS",
@@ -108,10 +116,11 @@ __all__ = [
 
 
 @njit(cache=True, nogil=True)
-def _chunk_tables(pat, start, tab, tbase, planes, chunks):
+def _chunk_tables(pat, start, tab, tbase, planes, chunks, width):
     """The chunk tables of the 256 words ``pat[start:start + 256]``:
-    ``tab[tbase + (128 c + v) * 4 : ... + 4]`` is the 256-bit set of the
-    words disjoint from value ``v`` of chunk ``c`` (word bits ``7c..7c+6``).
+    with ``w = width`` bits a chunk, ``tab[tbase + (2**w c + v) * 4 : ... +
+    4]`` is the 256-bit set of the words disjoint from value ``v`` of chunk
+    ``c`` (word bits ``w c .. w c + w - 1``).
 
     The inverted words are transposed into bit planes by four 64 x 64 bit
     matrix transposes at once (one per vector lane), then ANDed by subsets
@@ -137,39 +146,43 @@ def _chunk_tables(pat, start, tab, tbase, planes, chunks):
         j >>= _ONE
         m ^= m << j
     ones = vsplat(_ALL)
+    nv = 1 << width
     for c in range(chunks):
-        base = np.uint64(tbase + c * _CSZ)
+        base = np.uint64(tbase + c * nv * _GW)
         vstore(tab, base, ones)
-        for v in range(1, _NV):
-            plane = (np.uint64(CHUNK_BITS * c) + _DP_BIT[v]) * four
+        for v in range(1, nv):
+            plane = (np.uint64(width * c) + _DP_BIT[v]) * four
             x = vand(vload(tab, base + _DP_SRC[v] * four), vload(planes, plane))
             vstore(tab, base + np.uint64(v * _GW), x)
 
 
-def _match(tab, offs, k0, items, i0, i1, ng, chunks):
+def _match(tab, offs, k0, items, i0, i1, ng, chunks, width):
     """The disjoint pairs of the words ``items[i0:i1]`` and the ``ng``
     groups whose tables start at ``tab[offs[k0 + g]]``: per word and group,
     one load and AND of 256 bits per chunk (4 to 8 chunks: the words' bits
-    below their key) and a popcount added to a vector sum.  Literal ``ng``
-    and ``chunks`` compile a loop of their own (see :func:`_match_run`),
-    others a shared one."""
+    below their key, of ``width`` bits) and a popcount added to a vector
+    sum.  Literal ``ng``, ``chunks`` and ``width`` compile a loop of their
+    own (see :func:`_match_run`), others a shared one."""
     raise NotImplementedError  # numba only: see _match_overload
 
 
-def _match_any(tab, offs, k0, items, i0, i1, ng, chunks):
-    # The shapes not compiled apart: the loop over the groups and the tests
-    # on the chunks at run time.
+def _match_any(tab, offs, k0, items, i0, i1, ng, chunks, width):
+    # The shapes not compiled apart: the loop over the groups, the tests
+    # on the chunks and the chunks' shifts at run time.
+    w = np.uint64(width)
+    vm = np.uint64(((1 << width) - 1) * _GW)
+    cs = np.uint64((1 << width) * _GW)
     acc = vsplat(_ZERO)
     for it in range(i0, i1):
         r = items[it]
-        o0 = (r << np.uint64(2)) & _VMASK
-        o1 = ((r >> np.uint64(5)) & _VMASK) + np.uint64(_CSZ)
-        o2 = ((r >> np.uint64(12)) & _VMASK) + np.uint64(2 * _CSZ)
-        o3 = ((r >> np.uint64(19)) & _VMASK) + np.uint64(3 * _CSZ)
-        o4 = ((r >> np.uint64(26)) & _VMASK) + np.uint64(4 * _CSZ)
-        o5 = ((r >> np.uint64(33)) & _VMASK) + np.uint64(5 * _CSZ)
-        o6 = ((r >> np.uint64(40)) & _VMASK) + np.uint64(6 * _CSZ)
-        o7 = ((r >> np.uint64(47)) & _VMASK) + np.uint64(7 * _CSZ)
+        o0 = (r << np.uint64(2)) & vm
+        o1 = ((r >> (w - np.uint64(2))) & vm) + cs
+        o2 = ((r >> (np.uint64(2) * w - np.uint64(2))) & vm) + np.uint64(2) * cs
+        o3 = ((r >> (np.uint64(3) * w - np.uint64(2))) & vm) + np.uint64(3) * cs
+        o4 = ((r >> (np.uint64(4) * w - np.uint64(2))) & vm) + np.uint64(4) * cs
+        o5 = ((r >> (np.uint64(5) * w - np.uint64(2))) & vm) + np.uint64(5) * cs
+        o6 = ((r >> (np.uint64(6) * w - np.uint64(2))) & vm) + np.uint64(6) * cs
+        o7 = ((r >> (np.uint64(7) * w - np.uint64(2))) & vm) + np.uint64(7) * cs
         for g in range(ng):
             b = offs[k0 + g]
             x = vand(
@@ -190,13 +203,19 @@ def _match_any(tab, offs, k0, items, i0, i1, ng, chunks):
 
 
 @overload(_match, prefer_literal=True)
-def _match_overload(tab, offs, k0, items, i0, i1, ng, chunks):
-    if not isinstance(ng, types.IntegerLiteral) or not isinstance(chunks, types.IntegerLiteral):
+def _match_overload(tab, offs, k0, items, i0, i1, ng, chunks, width):
+    literal = (isinstance(x, types.IntegerLiteral) for x in (ng, chunks, width))
+    if not all(literal):
         return _match_any
     NG = ng.literal_value
     CH = chunks.literal_value
+    W = width.literal_value
+    VM = np.uint64(((1 << W) - 1) * _GW)
+    CS = (1 << W) * _GW
+    S1, S2, S3, S4, S5, S6 = (np.uint64(W * c - 2) for c in range(1, 7))
+    C1, C2, C3, C4, C5, C6 = (np.uint64(CS * c) for c in range(1, 7))
 
-    def impl(tab, offs, k0, items, i0, i1, ng, chunks):
+    def impl(tab, offs, k0, items, i0, i1, ng, chunks, width):
         # The groups' offsets in registers for the whole run of words.
         b0 = offs[k0]
         b1 = offs[k0 + 1] if NG > 1 else _ZERO
@@ -205,12 +224,13 @@ def _match_overload(tab, offs, k0, items, i0, i1, ng, chunks):
         acc = vsplat(_ZERO)
         for it in range(i0, i1):
             r = items[it]
-            o0 = (r << np.uint64(2)) & _VMASK
-            o1 = ((r >> np.uint64(5)) & _VMASK) + np.uint64(_CSZ)
-            o2 = ((r >> np.uint64(12)) & _VMASK) + np.uint64(2 * _CSZ)
-            o3 = ((r >> np.uint64(19)) & _VMASK) + np.uint64(3 * _CSZ)
-            o4 = ((r >> np.uint64(26)) & _VMASK) + np.uint64(4 * _CSZ)
-            o5 = ((r >> np.uint64(33)) & _VMASK) + np.uint64(5 * _CSZ)
+            o0 = (r << np.uint64(2)) & VM
+            o1 = ((r >> S1) & VM) + C1
+            o2 = ((r >> S2) & VM) + C2
+            o3 = ((r >> S3) & VM) + C3
+            o4 = ((r >> S4) & VM) + C4
+            o5 = ((r >> S5) & VM) + C5
+            o6 = ((r >> S6) & VM) + C6
             # NG and CH are constants: the loop and the tests vanish.
             for g in range(NG):
                 b = b0 if g == 0 else (b1 if g == 1 else (b2 if g == 2 else b3))
@@ -222,6 +242,8 @@ def _match_overload(tab, offs, k0, items, i0, i1, ng, chunks):
                     x = vand(x, vload(tab, b + o4))
                 if CH > 5:
                     x = vand(x, vload(tab, b + o5))
+                if CH > 6:
+                    x = vand(x, vload(tab, b + o6))
                 acc = vadd(acc, vpopcount(x))
         return vsum(acc)
 
@@ -229,33 +251,53 @@ def _match_overload(tab, offs, k0, items, i0, i1, ng, chunks):
 
 
 @njit(cache=True, nogil=True)
-def _match_run(tab, offs, k0, items, i0, i1, ng, chunks):
+def _match_run(tab, offs, k0, items, i0, i1, ng, chunks, width):
     """:func:`_match`, its loop compiled apart for runs of 1 to 4 groups of
-    4 or 5 chunks (the shapes of most visits at n = 16 to 25, whose words
-    have 22 to 35 bits below their key): the groups and chunks known when
-    the loop is compiled make a word's visit of one group 1.8 times faster,
-    of two 1.5 times (measured 2026-12-06 on the Xeon, with chunks of 5
-    bits).  Other shapes (n = 26 to 28's 6 chunks) share one loop: each
-    shape compiled apart adds about 0.6 s to the first compile."""
-    if chunks == 5:
+    the shapes of most visits: 4 or 5 chunks of 7 bits (large row sets of
+    n = 20 to 25, whose words have 28 to 35 bits below their key), 6 or 7
+    chunks of 5 bits (small row sets of n = 16 to 21).  The groups and
+    chunks known when the loop is compiled make a word's visit of one
+    group 1.8 times faster, of two 1.5 times (measured 2026-12-06 on the
+    Xeon, chunks of 5 bits).  Other shapes (n = 26 to 28's 6 chunks of 7
+    bits) share one loop: each shape compiled apart adds about 0.6 s to
+    the first compile."""
+    if width == 7 and chunks == 5:
         if ng == 1:
-            return _match(tab, offs, k0, items, i0, i1, 1, 5)
+            return _match(tab, offs, k0, items, i0, i1, 1, 5, 7)
         if ng == 2:
-            return _match(tab, offs, k0, items, i0, i1, 2, 5)
+            return _match(tab, offs, k0, items, i0, i1, 2, 5, 7)
         if ng == 3:
-            return _match(tab, offs, k0, items, i0, i1, 3, 5)
+            return _match(tab, offs, k0, items, i0, i1, 3, 5, 7)
         if ng == 4:
-            return _match(tab, offs, k0, items, i0, i1, 4, 5)
-    if chunks == 4:
+            return _match(tab, offs, k0, items, i0, i1, 4, 5, 7)
+    if width == 7 and chunks == 4:
         if ng == 1:
-            return _match(tab, offs, k0, items, i0, i1, 1, 4)
+            return _match(tab, offs, k0, items, i0, i1, 1, 4, 7)
         if ng == 2:
-            return _match(tab, offs, k0, items, i0, i1, 2, 4)
+            return _match(tab, offs, k0, items, i0, i1, 2, 4, 7)
         if ng == 3:
-            return _match(tab, offs, k0, items, i0, i1, 3, 4)
+            return _match(tab, offs, k0, items, i0, i1, 3, 4, 7)
         if ng == 4:
-            return _match(tab, offs, k0, items, i0, i1, 4, 4)
-    return _match(tab, offs, k0, items, i0, i1, ng, chunks)
+            return _match(tab, offs, k0, items, i0, i1, 4, 4, 7)
+    if width == 5 and chunks == 6:
+        if ng == 1:
+            return _match(tab, offs, k0, items, i0, i1, 1, 6, 5)
+        if ng == 2:
+            return _match(tab, offs, k0, items, i0, i1, 2, 6, 5)
+        if ng == 3:
+            return _match(tab, offs, k0, items, i0, i1, 3, 6, 5)
+        if ng == 4:
+            return _match(tab, offs, k0, items, i0, i1, 4, 6, 5)
+    if width == 5 and chunks == 7:
+        if ng == 1:
+            return _match(tab, offs, k0, items, i0, i1, 1, 7, 5)
+        if ng == 2:
+            return _match(tab, offs, k0, items, i0, i1, 2, 7, 5)
+        if ng == 3:
+            return _match(tab, offs, k0, items, i0, i1, 3, 7, 5)
+        if ng == 4:
+            return _match(tab, offs, k0, items, i0, i1, 4, 7, 5)
+    return _match(tab, offs, k0, items, i0, i1, ng, chunks, width)
 
 
 @njit(cache=True, nogil=True)
@@ -505,8 +547,11 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
     pat, items = _sort_sides(P, n_p, Q, qb, real, K, kmax, ws)
     # The key's bits are disjoint bucket by bucket: only those below it are
     # matched (in 4 chunks at least, as _match does).
-    chunks = max(4, (real - K + CHUNK_BITS - 1) // CHUNK_BITS)
-    tsz = chunks * _CSZ
+    width = CHUNK_BITS
+    if qb[4] < WIDE_WORDS and real - K <= NARROW_BITS * CHUNKS_MAX:
+        width = NARROW_BITS
+    chunks = max(4, (real - K + width - 1) // width)
+    tsz = chunks * (1 << width) * _GW
     # Windows: the buckets of a prefix of K1 key bits, few enough groups
     # for their tables at once (a bucket larger than a window is cut).
     K1 = 0
@@ -527,7 +572,7 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
             g1 = min(cp[(p + 1) << L], g0 + _WINDOW * _GP)
             made = cycles()
             for k in range((g1 - g0) // _GP):
-                _chunk_tables(pat, g0 + k * _GP, tab, k * tsz, planes, chunks)
+                _chunk_tables(pat, g0 + k * _GP, tab, k * tsz, planes, chunks, width)
             began += cycles() - made
             # The other side's buckets whose keys are disjoint from p in the
             # prefix (the subsets of its complement), and in the rest from
@@ -539,7 +584,7 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
                     i = (ih << L) | t
                     if cq[4 * i + 4] > cq[4 * i]:
                         total += _visit(
-                            tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, tsz, chunks
+                            tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, chunks, width
                         )
                 if ih == 0:
                     break
@@ -549,11 +594,13 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
 
 
 @njit(cache=True, nogil=True)
-def _visit(tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, tsz, chunks):
+def _visit(tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, chunks, width):
     """The weighted disjoint pairs of the words of bucket ``i`` (the last
     ``L`` bits of its key ``t``) and the window's groups ``g0:g1`` of the
-    buckets ``p, s`` with ``s`` disjoint from ``t`` (tables ``tsz`` apart
-    in ``tab`` from ``g0``), in runs of at most ``_NBLK`` groups."""
+    buckets ``p, s`` with ``s`` disjoint from ``t`` (their tables of
+    ``chunks`` chunks of ``width`` bits in ``tab`` from ``g0`` on), in runs
+    of at most ``_NBLK`` groups."""
+    tsz = chunks * (1 << width) * _GW
     m = 0
     ct = ((1 << L) - 1) ^ t
     s = ct
@@ -573,7 +620,7 @@ def _visit(tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, tsz, chunks):
             lo = cq[4 * i + c]
             hi = cq[4 * i + c + 1]
             if weights[c] != 0 and lo < hi:
-                count = _match_run(tab, offs, k0, items, lo, hi, ng, chunks)
+                count = _match_run(tab, offs, k0, items, lo, hi, ng, chunks, width)
                 total += weights[c] * np.int64(count)
         k0 += ng
     return total
