@@ -3,18 +3,22 @@ a west half-board share no diagonal (see :mod:`parqueens.join.kernels` for
 the words, and :mod:`parqueens.join.units` for the method, after Evgeny Kluev's
 ``EvgenyKluev/N-Queens-Count-Sol``, MIT, 2022; the code is ours).
 
-The words of the side that makes the tables are cut into groups of 256;
+The words of the side that makes the tables are cut into groups of
+``64 * LANES`` (512 with AVX-512, else 256: :mod:`parqueens.join.simd`);
 for each group and each chunk of 7 word bits (5 where the words streaming
 by are few), ``_chunk_tables`` stores, for the 128 (32) values of the
-chunk, the 256-bit set of the group's words disjoint from them
+chunk, the set (one bit a word) of the group's words disjoint from them
 (transposed bit planes, ANDed by subsets: Kluev's precomputed chunks, his
-of 5 bits).  A word of the other side then meets a group in
-one load, AND and popcount of 256 bits per chunk (``_match``, on 4 x 64-bit
-vectors: :mod:`parqueens.join.simd`).  A sieve (:func:`count_pairs`) first
-sorts both sides by their ``K`` top real bits (``K <= KMAX``, chosen per
-row set by a cost model), so that a word visits only the groups whose key
-it does not meet (the subsets of its key's complement), and matches only
-the ``real - K`` bits below the key (4 to 8 chunks).  The groups of a few
+of 5 bits and 256 words).  A word of the other side then meets a group in
+one load, AND and popcount of a vector per chunk (``_match``).  A sieve
+(:func:`count_pairs`) first sorts both sides by their ``K`` top real bits
+(``K <= KMAX``, chosen per row set by a cost model), so that a word visits
+only the groups holding buckets whose key it does not meet (the subsets
+of its key's complement), and matches only the ``real - K`` bits below
+the key (4 to 8 chunks).  The buckets follow each other without padding:
+a group may hold the ends of several, and a visit ANDs a mask of the
+lanes of the buckets the word may meet (one AND in registers; padding
+each bucket to whole groups was 40 % of the visits at n = 22).  The groups of a few
 keys' buckets have their tables made at once (a window of at most
 ``_WINDOW`` groups), and the words of each of the other side's buckets
 visit the groups they may meet there in runs of up to ``_NBLK``, so that a
@@ -32,15 +36,38 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from .simd import cycles, vadd, vand, vload, vpopcount, vshl, vshr, vsplat, vstore, vsum, vxor
+from .simd import (
+    LANES,
+    cycles,
+    vadd,
+    vand,
+    vload,
+    vpopcount,
+    vsplat,
+    vstore,
+    vsum,
+    vxor,
+    wadd,
+    wand,
+    wload,
+    wpopcount,
+    wshl,
+    wshr,
+    wsplat,
+    wstore,
+    wsum,
+    wxor,
+)
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _ALL = ~_ZERO
 
-#: Words per group (4 x 64 = 256 words of the side making the tables).
-_GW = 4
-_GP = 256
+#: Words of a group's vectors (LANES), log2 of it, and words of the side
+#: making the tables per group (64 a vector word).
+_GW = LANES
+_GS = LANES.bit_length() - 1
+_GP = 64 * LANES
 #: Chunks of 7 word bits, 128 values each (5 chunks for the 29 to 35 bits
 #: below the key of n = 20 to 24: 1.2 times faster than Kluev's chunks of
 #: 5 bits, which need 7, measured 2026-12-06 on the Xeon; 6 bits, 6
@@ -57,12 +84,15 @@ _CSZ = _NV * _GW
 #: at most 40 real bits below the key (8 chunks).
 NARROW_BITS = 5
 WIDE_WORDS = 1 << 13
-#: Groups whose tables are made at once (at most 32 x 16 KiB at 8 chunks,
-#: in L2), and groups a word visits per call of the matcher.
-_WINDOW = 32
+#: Groups whose tables are made at once (8,192 words: 1 MiB of tables at 8
+#: chunks, in L2), and groups a word visits per call of the matcher.
+_WINDOW = 8192 // _GP
 _NBLK = 4
 #: Words of the tables of a window (the workspace's, and the memory model's).
 TABLE_WORDS = _WINDOW * CHUNKS_MAX * _CSZ
+#: Words of padding after a side sorted into buckets: one group of all-ones
+#: words (disjoint from none), read by the last group of the last window.
+PAD_WORDS = _GP + 1
 #: Most key bits of the sieve: 12 where a row set has the words to fill
 #: its buckets (n >= 24: 2 times faster than 8, measured 2026-12-05 on the
 #: same row sets; the cost model keeps n = 22 near 8).
@@ -101,6 +131,7 @@ __all__ = [
     "CHUNKS_MAX",
     "CHUNK_BITS",
     "NARROW_BITS",
+    "PAD_WORDS",
     "WIDE_WORDS",
     "KMAX",
     "REKEY_PAIRS",
@@ -117,15 +148,16 @@ __all__ = [
 
 @njit(cache=True, nogil=True)
 def _chunk_tables(pat, start, tab, tbase, planes, chunks, width):
-    """The chunk tables of the 256 words ``pat[start:start + 256]``:
-    with ``w = width`` bits a chunk, ``tab[tbase + (2**w c + v) * 4 : ... +
-    4]`` is the 256-bit set of the words disjoint from value ``v`` of chunk
-    ``c`` (word bits ``w c .. w c + w - 1``).
+    """The chunk tables of the ``_GP`` words ``pat[start:start + _GP]``:
+    with ``w = width`` bits a chunk and ``G = _GW`` lanes,
+    ``tab[tbase + (2**w c + v) * G : ... + G]`` is the set (bit ``64 l +
+    i`` of lane ``l`` for word ``start + 64 l + i``) of the words disjoint
+    from value ``v`` of chunk ``c`` (word bits ``w c .. w c + w - 1``).
 
-    The inverted words are transposed into bit planes by four 64 x 64 bit
+    The inverted words are transposed into bit planes by ``G`` 64 x 64 bit
     matrix transposes at once (one per vector lane), then ANDed by subsets
     of each of the first ``chunks`` chunks.  ``planes``: uint64 scratch of
-    256.
+    ``64 G``.
     """
     for e in range(_GW):
         for p in range(64):
@@ -134,76 +166,78 @@ def _chunk_tables(pat, start, tab, tbase, planes, chunks, width):
     m = np.uint64(0x00000000FFFFFFFF)
     four = np.uint64(_GW)
     while j != _ZERO:
-        mv = vsplat(m)
+        mv = wsplat(m)
         k = _ZERO
         while k < np.uint64(64):
-            a = vload(planes, k * four)
-            b = vload(planes, (k + j) * four)
-            t = vand(vxor(vshr(a, j), b), mv)
-            vstore(planes, (k + j) * four, vxor(b, t))
-            vstore(planes, k * four, vxor(a, vshl(t, j)))
+            a = wload(planes, k * four)
+            b = wload(planes, (k + j) * four)
+            t = wand(wxor(wshr(a, j), b), mv)
+            wstore(planes, (k + j) * four, wxor(b, t))
+            wstore(planes, k * four, wxor(a, wshl(t, j)))
             k = (k + j + _ONE) & ~j
         j >>= _ONE
         m ^= m << j
-    ones = vsplat(_ALL)
+    ones = wsplat(_ALL)
     nv = 1 << width
     for c in range(chunks):
         base = np.uint64(tbase + c * nv * _GW)
-        vstore(tab, base, ones)
+        wstore(tab, base, ones)
         for v in range(1, nv):
             plane = (np.uint64(width * c) + _DP_BIT[v]) * four
-            x = vand(vload(tab, base + _DP_SRC[v] * four), vload(planes, plane))
-            vstore(tab, base + np.uint64(v * _GW), x)
+            x = wand(wload(tab, base + _DP_SRC[v] * four), wload(planes, plane))
+            wstore(tab, base + np.uint64(v * _GW), x)
 
 
-def _match(tab, offs, k0, items, i0, i1, ng, chunks, width):
+def _match(tab, offs, masks, k0, items, i0, i1, ng, chunks, width):
     """The disjoint pairs of the words ``items[i0:i1]`` and the ``ng``
-    groups whose tables start at ``tab[offs[k0 + g]]``: per word and group,
-    one load and AND of 256 bits per chunk (4 to 8 chunks: the words' bits
-    below their key, of ``width`` bits) and a popcount added to a vector
-    sum.  Literal ``ng``, ``chunks`` and ``width`` compile a loop of their
+    groups whose tables start at ``tab[offs[k0 + g]]``, of the lanes set
+    in their masks ``masks[(k0 + g) * _GW :][:_GW]``: per word and group, one
+    load and AND of a vector per chunk (4 to 8 chunks: the words' bits below
+    their key, of ``width`` bits), the AND of the mask, and a popcount added
+    to a vector sum.  Literal ``ng``, ``chunks`` and ``width`` compile a loop of their
     own (see :func:`_match_run`), others a shared one."""
     raise NotImplementedError  # numba only: see _match_overload
 
 
-def _match_any(tab, offs, k0, items, i0, i1, ng, chunks, width):
+def _match_any(tab, offs, masks, k0, items, i0, i1, ng, chunks, width):
     # The shapes not compiled apart: the loop over the groups, the tests
     # on the chunks and the chunks' shifts at run time.
     w = np.uint64(width)
     vm = np.uint64(((1 << width) - 1) * _GW)
     cs = np.uint64((1 << width) * _GW)
-    acc = vsplat(_ZERO)
+    acc = wsplat(_ZERO)
     for it in range(i0, i1):
         r = items[it]
-        o0 = (r << np.uint64(2)) & vm
-        o1 = ((r >> (w - np.uint64(2))) & vm) + cs
-        o2 = ((r >> (np.uint64(2) * w - np.uint64(2))) & vm) + np.uint64(2) * cs
-        o3 = ((r >> (np.uint64(3) * w - np.uint64(2))) & vm) + np.uint64(3) * cs
-        o4 = ((r >> (np.uint64(4) * w - np.uint64(2))) & vm) + np.uint64(4) * cs
-        o5 = ((r >> (np.uint64(5) * w - np.uint64(2))) & vm) + np.uint64(5) * cs
-        o6 = ((r >> (np.uint64(6) * w - np.uint64(2))) & vm) + np.uint64(6) * cs
-        o7 = ((r >> (np.uint64(7) * w - np.uint64(2))) & vm) + np.uint64(7) * cs
+        o0 = (r << np.uint64(_GS)) & vm
+        o1 = ((r >> (w - np.uint64(_GS))) & vm) + cs
+        o2 = ((r >> (np.uint64(2) * w - np.uint64(_GS))) & vm) + np.uint64(2) * cs
+        o3 = ((r >> (np.uint64(3) * w - np.uint64(_GS))) & vm) + np.uint64(3) * cs
+        o4 = ((r >> (np.uint64(4) * w - np.uint64(_GS))) & vm) + np.uint64(4) * cs
+        o5 = ((r >> (np.uint64(5) * w - np.uint64(_GS))) & vm) + np.uint64(5) * cs
+        o6 = ((r >> (np.uint64(6) * w - np.uint64(_GS))) & vm) + np.uint64(6) * cs
+        o7 = ((r >> (np.uint64(7) * w - np.uint64(_GS))) & vm) + np.uint64(7) * cs
         for g in range(ng):
             b = offs[k0 + g]
-            x = vand(
-                vand(vload(tab, b + o0), vload(tab, b + o1)),
-                vand(vload(tab, b + o2), vload(tab, b + o3)),
+            x = wand(
+                wand(wload(tab, b + o0), wload(tab, b + o1)),
+                wand(wload(tab, b + o2), wload(tab, b + o3)),
             )
             # The same for the whole call: predicted.
             if chunks > 4:
-                x = vand(x, vload(tab, b + o4))
+                x = wand(x, wload(tab, b + o4))
             if chunks > 5:
-                x = vand(x, vload(tab, b + o5))
+                x = wand(x, wload(tab, b + o5))
             if chunks > 6:
-                x = vand(x, vload(tab, b + o6))
+                x = wand(x, wload(tab, b + o6))
             if chunks > 7:
-                x = vand(x, vload(tab, b + o7))
-            acc = vadd(acc, vpopcount(x))
-    return vsum(acc)
+                x = wand(x, wload(tab, b + o7))
+            x = wand(x, wload(masks, np.uint64((k0 + g) * _GW)))
+            acc = wadd(acc, wpopcount(x))
+    return wsum(acc)
 
 
 @overload(_match, prefer_literal=True)
-def _match_overload(tab, offs, k0, items, i0, i1, ng, chunks, width):
+def _match_overload(tab, offs, masks, k0, items, i0, i1, ng, chunks, width):
     literal = (isinstance(x, types.IntegerLiteral) for x in (ng, chunks, width))
     if not all(literal):
         return _match_any
@@ -212,19 +246,23 @@ def _match_overload(tab, offs, k0, items, i0, i1, ng, chunks, width):
     W = width.literal_value
     VM = np.uint64(((1 << W) - 1) * _GW)
     CS = (1 << W) * _GW
-    S1, S2, S3, S4, S5, S6 = (np.uint64(W * c - 2) for c in range(1, 7))
+    S1, S2, S3, S4, S5, S6 = (np.uint64(W * c - _GS) for c in range(1, 7))
     C1, C2, C3, C4, C5, C6 = (np.uint64(CS * c) for c in range(1, 7))
 
-    def impl(tab, offs, k0, items, i0, i1, ng, chunks, width):
+    def impl(tab, offs, masks, k0, items, i0, i1, ng, chunks, width):
         # The groups' offsets in registers for the whole run of words.
         b0 = offs[k0]
         b1 = offs[k0 + 1] if NG > 1 else _ZERO
         b2 = offs[k0 + 2] if NG > 2 else _ZERO
         b3 = offs[k0 + 3] if NG > 3 else _ZERO
-        acc = vsplat(_ZERO)
+        m0 = wload(masks, np.uint64(k0 * _GW))
+        m1 = wload(masks, np.uint64((k0 + 1) * _GW)) if NG > 1 else m0
+        m2 = wload(masks, np.uint64((k0 + 2) * _GW)) if NG > 2 else m0
+        m3 = wload(masks, np.uint64((k0 + 3) * _GW)) if NG > 3 else m0
+        acc = wsplat(_ZERO)
         for it in range(i0, i1):
             r = items[it]
-            o0 = (r << np.uint64(2)) & VM
+            o0 = (r << np.uint64(_GS)) & VM
             o1 = ((r >> S1) & VM) + C1
             o2 = ((r >> S2) & VM) + C2
             o3 = ((r >> S3) & VM) + C3
@@ -234,24 +272,25 @@ def _match_overload(tab, offs, k0, items, i0, i1, ng, chunks, width):
             # NG and CH are constants: the loop and the tests vanish.
             for g in range(NG):
                 b = b0 if g == 0 else (b1 if g == 1 else (b2 if g == 2 else b3))
-                x = vand(
-                    vand(vload(tab, b + o0), vload(tab, b + o1)),
-                    vand(vload(tab, b + o2), vload(tab, b + o3)),
+                x = wand(
+                    wand(wload(tab, b + o0), wload(tab, b + o1)),
+                    wand(wload(tab, b + o2), wload(tab, b + o3)),
                 )
                 if CH > 4:
-                    x = vand(x, vload(tab, b + o4))
+                    x = wand(x, wload(tab, b + o4))
                 if CH > 5:
-                    x = vand(x, vload(tab, b + o5))
+                    x = wand(x, wload(tab, b + o5))
                 if CH > 6:
-                    x = vand(x, vload(tab, b + o6))
-                acc = vadd(acc, vpopcount(x))
-        return vsum(acc)
+                    x = wand(x, wload(tab, b + o6))
+                mk = m0 if g == 0 else (m1 if g == 1 else (m2 if g == 2 else m3))
+                acc = wadd(acc, wpopcount(wand(x, mk)))
+        return wsum(acc)
 
     return impl
 
 
 @njit(cache=True, nogil=True)
-def _match_run(tab, offs, k0, items, i0, i1, ng, chunks, width):
+def _match_run(tab, offs, masks, k0, items, i0, i1, ng, chunks, width):
     """:func:`_match`, its loop compiled apart for runs of 1 to 4 groups of
     the shapes of most visits: 4 or 5 chunks of 7 bits (large row sets of
     n = 20 to 25, whose words have 28 to 35 bits below their key), 6 or 7
@@ -263,41 +302,41 @@ def _match_run(tab, offs, k0, items, i0, i1, ng, chunks, width):
     the first compile."""
     if width == 7 and chunks == 5:
         if ng == 1:
-            return _match(tab, offs, k0, items, i0, i1, 1, 5, 7)
+            return _match(tab, offs, masks, k0, items, i0, i1, 1, 5, 7)
         if ng == 2:
-            return _match(tab, offs, k0, items, i0, i1, 2, 5, 7)
+            return _match(tab, offs, masks, k0, items, i0, i1, 2, 5, 7)
         if ng == 3:
-            return _match(tab, offs, k0, items, i0, i1, 3, 5, 7)
+            return _match(tab, offs, masks, k0, items, i0, i1, 3, 5, 7)
         if ng == 4:
-            return _match(tab, offs, k0, items, i0, i1, 4, 5, 7)
+            return _match(tab, offs, masks, k0, items, i0, i1, 4, 5, 7)
     if width == 7 and chunks == 4:
         if ng == 1:
-            return _match(tab, offs, k0, items, i0, i1, 1, 4, 7)
+            return _match(tab, offs, masks, k0, items, i0, i1, 1, 4, 7)
         if ng == 2:
-            return _match(tab, offs, k0, items, i0, i1, 2, 4, 7)
+            return _match(tab, offs, masks, k0, items, i0, i1, 2, 4, 7)
         if ng == 3:
-            return _match(tab, offs, k0, items, i0, i1, 3, 4, 7)
+            return _match(tab, offs, masks, k0, items, i0, i1, 3, 4, 7)
         if ng == 4:
-            return _match(tab, offs, k0, items, i0, i1, 4, 4, 7)
+            return _match(tab, offs, masks, k0, items, i0, i1, 4, 4, 7)
     if width == 5 and chunks == 6:
         if ng == 1:
-            return _match(tab, offs, k0, items, i0, i1, 1, 6, 5)
+            return _match(tab, offs, masks, k0, items, i0, i1, 1, 6, 5)
         if ng == 2:
-            return _match(tab, offs, k0, items, i0, i1, 2, 6, 5)
+            return _match(tab, offs, masks, k0, items, i0, i1, 2, 6, 5)
         if ng == 3:
-            return _match(tab, offs, k0, items, i0, i1, 3, 6, 5)
+            return _match(tab, offs, masks, k0, items, i0, i1, 3, 6, 5)
         if ng == 4:
-            return _match(tab, offs, k0, items, i0, i1, 4, 6, 5)
+            return _match(tab, offs, masks, k0, items, i0, i1, 4, 6, 5)
     if width == 5 and chunks == 7:
         if ng == 1:
-            return _match(tab, offs, k0, items, i0, i1, 1, 7, 5)
+            return _match(tab, offs, masks, k0, items, i0, i1, 1, 7, 5)
         if ng == 2:
-            return _match(tab, offs, k0, items, i0, i1, 2, 7, 5)
+            return _match(tab, offs, masks, k0, items, i0, i1, 2, 7, 5)
         if ng == 3:
-            return _match(tab, offs, k0, items, i0, i1, 3, 7, 5)
+            return _match(tab, offs, masks, k0, items, i0, i1, 3, 7, 5)
         if ng == 4:
-            return _match(tab, offs, k0, items, i0, i1, 4, 7, 5)
-    return _match(tab, offs, k0, items, i0, i1, ng, chunks, width)
+            return _match(tab, offs, masks, k0, items, i0, i1, 4, 7, 5)
+    return _match(tab, offs, masks, k0, items, i0, i1, ng, chunks, width)
 
 
 @njit(cache=True, nogil=True)
@@ -480,18 +519,18 @@ def rekey_sides(P, n_p, Q, n_q, real, tables, stride=1):
 @njit(cache=True, nogil=True)
 def _sort_sides(P, n_p, Q, qb, real, K, kmax, ws):
     """Both sides sorted by their ``K`` key bits into ``ws``'s buffers:
-    the table side's buckets padded to whole groups with all-ones words
-    (disjoint from no word), bucket ``j`` at ``cp[j]:cp[j + 1]``; the other
+    the table side's buckets one after the other, bucket ``j`` at
+    ``cp[j]:cp[j + 1]``, then a group of all-ones words (disjoint from
+    none, read by the last group); the other
     side by key and class, bucket ``j``'s class ``c`` at
     ``cq[4 j + c]:cq[4 j + c + 1]``.  ``hp``, ``hq``: the ``kmax``-bit
     histograms of :func:`_key_bits`.  Returns the two sorted arrays."""
-    pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs, clock = ws
+    pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs, clock, masks = ws
     nb = 1 << K
     if K == 0:
-        npad = ((n_p + _GP - 1) // _GP) * _GP
-        P[n_p:npad] = _ALL
+        P[n_p : n_p + _GP] = _ALL
         cp[0] = 0
-        cp[1] = npad
+        cp[1] = n_p
         cq[:5] = qb[:5]
         return P, Q
     down = kmax - K
@@ -504,7 +543,7 @@ def _sort_sides(P, n_p, Q, qb, real, K, kmax, ws):
         for c in range(4):
             cq[4 * (j >> down) + c + 1] += hq[4 * j + c]
     for j in range(nb):
-        cp[j + 1] = cp[j] + ((cp[j + 1] + _GP - 1) // _GP) * _GP
+        cp[j + 1] += cp[j]
     for j in range(4 * nb):
         cq[j + 1] += cq[j]
     hp[:nb] = cp[:nb]
@@ -514,8 +553,7 @@ def _sort_sides(P, n_p, Q, qb, real, K, kmax, ws):
         j = (v >> shift) & mask
         pbuf[hp[j]] = v
         hp[j] += 1
-    for j in range(nb):
-        pbuf[hp[j] : cp[j + 1]] = _ALL
+    pbuf[n_p : n_p + _GP] = _ALL
     for c in range(4):
         for i in range(qb[c], qb[c + 1]):
             v = Q[i]
@@ -529,13 +567,13 @@ def _sort_sides(P, n_p, Q, qb, real, K, kmax, ws):
 def count_pairs(P, n_p, Q, qb, weights, real, ws):
     """The weighted number of disjoint (east, west) word pairs.
 
-    ``P[:n_p]``: east words (``P`` has room for 256 more), which make the
+    ``P[:n_p]``: east words (``P`` has room for ``PAD_WORDS`` more), which make the
     tables; ``Q``: west words, class ``c`` at ``qb[c]:qb[c + 1]``, each pair
     with one counting ``weights[c]``; ``real``: the words' bits that can be
     set, the key bits on top of them, the best highest; ``ws``: workspace
     (see :func:`workspace`).
     """
-    pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs, clock = ws
+    pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs, clock, masks = ws
     kmax = 0
     while kmax < min(KMAX, real - 1) and (n_p >> (kmax + 7)) > 0:
         kmax += 1
@@ -571,7 +609,7 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
         for g0 in range(cp[p << L], cp[(p + 1) << L], _WINDOW * _GP):
             g1 = min(cp[(p + 1) << L], g0 + _WINDOW * _GP)
             made = cycles()
-            for k in range((g1 - g0) // _GP):
+            for k in range((g1 - g0 + _GP - 1) // _GP):
                 _chunk_tables(pat, g0 + k * _GP, tab, k * tsz, planes, chunks, width)
             began += cycles() - made
             # The other side's buckets whose keys are disjoint from p in the
@@ -584,7 +622,21 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
                     i = (ih << L) | t
                     if cq[4 * i + 4] > cq[4 * i]:
                         total += _visit(
-                            tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, chunks, width
+                            tab,
+                            offs,
+                            masks,
+                            items,
+                            cp,
+                            cq,
+                            weights,
+                            i,
+                            p,
+                            L,
+                            t,
+                            g0,
+                            g1,
+                            chunks,
+                            width,
                         )
                 if ih == 0:
                     break
@@ -594,24 +646,46 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
 
 
 @njit(cache=True, nogil=True)
-def _visit(tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, chunks, width):
+def _visit(tab, offs, masks, items, cp, cq, weights, i, p, L, t, g0, g1, chunks, width):
     """The weighted disjoint pairs of the words of bucket ``i`` (the last
     ``L`` bits of its key ``t``) and the window's groups ``g0:g1`` of the
     buckets ``p, s`` with ``s`` disjoint from ``t`` (their tables of
     ``chunks`` chunks of ``width`` bits in ``tab`` from ``g0`` on), in runs
-    of at most ``_NBLK`` groups."""
+    of at most ``_NBLK`` groups.  A group holding the ends of several
+    buckets is listed once, its mask the lanes of those the words may meet
+    (the buckets come in increasing order)."""
     tsz = chunks * (1 << width) * _GW
     m = 0
+    last = -1
     ct = ((1 << L) - 1) ^ t
-    s = ct
+    s = 0
     while True:
         j = (p << L) | s
-        for g in range(max(g0, cp[j]), min(g1, cp[j + 1]), _GP):
-            offs[m] = np.uint64((g - g0) // _GP * tsz)
-            m += 1
-        if s == 0:
+        a = max(g0, cp[j]) - g0
+        e = min(g1, cp[j + 1]) - g0
+        while a < e:
+            k = a // _GP
+            if k != last:
+                offs[m] = np.uint64(k * tsz)
+                masks[_GW * m : _GW * m + _GW] = _ZERO
+                m += 1
+                last = k
+            top = min(e, (k + 1) * _GP)
+            # lanes a .. top - 1 of group k, 64 at most per mask word
+            while a < top:
+                w = a >> 6
+                hi = min(top, (w + 1) << 6)
+                nbits = hi - a
+                bits = (
+                    _ALL
+                    if nbits == 64
+                    else ((_ONE << np.uint64(nbits)) - _ONE) << np.uint64(a & 63)
+                )
+                masks[_GW * (m - 1) + (w & (_GW - 1))] |= bits
+                a = hi
+        if s == ct:
             break
-        s = (s - 1) & ct
+        s = (s - ct) & ct
     total = 0
     k0 = 0
     while k0 < m:
@@ -620,7 +694,7 @@ def _visit(tab, offs, items, cp, cq, weights, i, p, L, t, g0, g1, chunks, width)
             lo = cq[4 * i + c]
             hi = cq[4 * i + c + 1]
             if weights[c] != 0 and lo < hi:
-                count = _match_run(tab, offs, k0, items, lo, hi, ng, chunks, width)
+                count = _match_run(tab, offs, masks, k0, items, lo, hi, ng, chunks, width)
                 total += weights[c] * np.int64(count)
         k0 += ng
     return total
@@ -634,7 +708,7 @@ def count_sides(P, n_p, Q, qb, weights, real, ws):
     classes together as :func:`count_pairs` does.  The same count, for
     less time (measured at n = 22, 2026-12-05: 1.27 times less matching):
     the larger side fills the sieve's buckets, and its groups are loaded
-    once for more words.  ``Q`` needs room for 256 words after ``qb[4]``
+    once for more words.  ``Q`` needs room for ``PAD_WORDS`` after ``qb[4]``
     (the padding of a class made into tables overwrites the start of the
     next one, so the classes go last to first, after the others)."""
     swapped = 0
@@ -679,7 +753,7 @@ def workspace(max_east, max_west):
     P = np.empty(max_east + _GP + 1, np.uint64)
     Q = np.empty(max_west + _GP + 1, np.uint64)
     ws = (
-        np.empty(most + (_GP - 1) * (1 << KMAX) + 1, np.uint64),
+        np.empty(most + PAD_WORDS, np.uint64),
         np.empty(most + 1, np.uint64),
         np.empty(TABLE_WORDS, np.uint64),
         np.empty(64 * _GW, np.uint64),
@@ -687,7 +761,8 @@ def workspace(max_east, max_west):
         np.zeros(4 << KMAX, np.int64),
         np.zeros((1 << KMAX) + 1, np.int64),
         np.zeros((4 << KMAX) + 1, np.int64),
-        np.zeros(_WINDOW, np.uint64),
+        np.zeros(_WINDOW + 1, np.uint64),
         np.zeros(1, np.uint64),
+        np.zeros(_GW * (_WINDOW + 1), np.uint64),
     )
     return P, Q, ws

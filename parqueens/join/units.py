@@ -93,7 +93,7 @@ from .kernels import (
     role_counts,
     role_tables,
 )
-from .match import KMAX, TABLE_WORDS
+from .match import PAD_WORDS, TABLE_WORDS
 
 # ---------------------------------------------------------------- shared tables
 
@@ -404,7 +404,7 @@ def join_memory(n, jobs=1):
 
 
 #: Fixed words of a thread's buffers (group tables, padding room).
-_BUFFER_WORDS = 255 * 2**KMAX + TABLE_WORDS + 2**14
+_BUFFER_WORDS = PAD_WORDS + TABLE_WORDS + 2**14
 
 
 #: Seconds of the reference machine per quadrant placement: to build the
