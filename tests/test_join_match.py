@@ -5,6 +5,8 @@ keep every count and put the bits that separate the most pairs on top."""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parqueens.join.match import (
     REKEY_PAIRS,
@@ -110,3 +112,39 @@ def test_few_pairs_keep_the_layouts_keys():
     P, Q = east.copy(), west[:100].copy()
     assert not rekey_sides(P, len(P), Q, len(Q), 40, tables)
     assert (P == east).all() and (Q == west[:100]).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    real=st.integers(14, 44),
+    east=st.integers(1, 4000),
+    west=st.tuples(*[st.integers(0, 900)] * 4),
+    share=st.floats(0.05, 0.5),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_packed_buckets_count_every_disjoint_pair(real, east, west, share, seed):
+    # Buckets follow each other without padding: a group holds the ends of
+    # several, each visit masked to the lanes of the buckets a word may meet.
+    # Sparse words make many small buckets, dense ones few.
+    rng = np.random.default_rng(seed)
+    e = _words(rng, east, real, share)
+    w = _words(rng, sum(west), real, share, above=True)
+    qb = np.cumsum((0,) + west)
+    weights = (1, 2, 4, 8)
+    assert _count(e, w, qb, weights, real) == _by_pairs(e, w, qb, weights, real)
+
+
+@pytest.mark.parametrize(
+    ("features", "lanes"),
+    [("+avx2,+popcnt,-avx512f", 4), ("+avx2,+avx512f,+avx512vpopcntdq", 8), ("+avx512f", 4)],
+)
+def test_vector_lanes_follow_numbas_target(features, lanes):
+    # Read when numba is configured (at import): a fresh interpreter.
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_CPU_FEATURES=features)
+    code = "from parqueens.join import match, simd; print(simd.LANES, match._GP)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.split() == [str(lanes), str(64 * lanes)], out.stderr
