@@ -10,7 +10,7 @@ What it owns:
   half-boards, work units);
 - :mod:`.match`: the matcher (east words bit-sliced into chunk tables, the
   sieve, disjoint pairs counted);
-- :mod:`.simd`: four ``uint64`` lanes in one LLVM vector;
+- :mod:`.simd`: vectors of 4 and of 4 or 8 ``uint64`` lanes (AVX-512) in one LLVM vector;
 - :mod:`.burnside`: the solutions fixed by the half and quarter turns, and the
   classes from them by Burnside's lemma.
 

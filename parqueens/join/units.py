@@ -56,10 +56,13 @@ that can be set, so a row set sorted by K key bits matches only the chunks
 below them (the key bits are disjoint bucket by bucket); the number of key
 bits is chosen per row set by a cost model; chunks of 7 bits where Kluev's
 have 5 (5 loads a visit at n = 20..25 where his need 7); the chunk tables
-are transposed four 64 x 64 blocks at a time in vector registers and made
-for a window of buckets at once, which the words of each bucket of the
-other side visit in runs of groups; and work units are independent (Kluev's threads meet at a
-barrier for every row set), so threads scale.
+are transposed four or eight 64 x 64 blocks at a time in vector registers
+(groups of 512 words on AVX-512, where his are 256) and made for a window
+of buckets at once, which the words of each bucket of the other side visit
+in runs of groups; the buckets are packed, not padded to whole groups (a
+visit masks the lanes of the buckets a word may meet); and work units are
+independent (Kluev's threads meet at a barrier for every row set), so
+threads scale.
 
 Work units
 ----------
