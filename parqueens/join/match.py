@@ -90,8 +90,8 @@ _WINDOW = 8192 // _GP
 _NBLK = 4
 #: Words of the tables of a window (the workspace's, and the memory model's).
 TABLE_WORDS = _WINDOW * CHUNKS_MAX * _CSZ
-#: Words of padding after a side sorted into buckets: one group of all-ones
-#: words (disjoint from none), read by the last group of the last window.
+#: Words of room after a side sorted into buckets: the last group of the
+#: last window reads up to a group past its words (masked out, never written).
 PAD_WORDS = _GP + 1
 #: Most key bits of the sieve: 12 where a row set has the words to fill
 #: its buckets (n >= 24: 2 times faster than 8, measured 2026-12-05 on the
@@ -520,15 +520,14 @@ def rekey_sides(P, n_p, Q, n_q, real, tables, stride=1):
 def _sort_sides(P, n_p, Q, qb, real, K, kmax, ws):
     """Both sides sorted by their ``K`` key bits into ``ws``'s buffers:
     the table side's buckets one after the other, bucket ``j`` at
-    ``cp[j]:cp[j + 1]``, then a group of all-ones words (disjoint from
-    none, read by the last group); the other
+    ``cp[j]:cp[j + 1]`` (the last group reads up to ``_GP`` words past
+    them: whatever they hold, no mask has their lanes); the other
     side by key and class, bucket ``j``'s class ``c`` at
     ``cq[4 j + c]:cq[4 j + c + 1]``.  ``hp``, ``hq``: the ``kmax``-bit
     histograms of :func:`_key_bits`.  Returns the two sorted arrays."""
     pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs, clock, masks = ws
     nb = 1 << K
     if K == 0:
-        P[n_p : n_p + _GP] = _ALL
         cp[0] = 0
         cp[1] = n_p
         cq[:5] = qb[:5]
@@ -553,7 +552,6 @@ def _sort_sides(P, n_p, Q, qb, real, K, kmax, ws):
         j = (v >> shift) & mask
         pbuf[hp[j]] = v
         hp[j] += 1
-    pbuf[n_p : n_p + _GP] = _ALL
     for c in range(4):
         for i in range(qb[c], qb[c + 1]):
             v = Q[i]
@@ -709,8 +707,8 @@ def count_sides(P, n_p, Q, qb, weights, real, ws):
     less time (measured at n = 22, 2026-12-05: 1.27 times less matching):
     the larger side fills the sieve's buckets, and its groups are loaded
     once for more words.  ``Q`` needs room for ``PAD_WORDS`` after ``qb[4]``
-    (the padding of a class made into tables overwrites the start of the
-    next one, so the classes go last to first, after the others)."""
+    (a class made into tables reads past its end); neither side is
+    changed."""
     swapped = 0
     for c in range(4):
         if weights[c] != 0 and qb[c + 1] - qb[c] > n_p:
@@ -748,10 +746,10 @@ def workspace(max_east, max_west):
     """Buffers of one thread for row sets of at most ``max_east`` east and
     ``max_west`` west pairs to join: ``(P, Q, ws)``.  Either side may make
     the chunk tables (:func:`count_sides`), so the sort buffers and both
-    sides have room for the larger one and its padding."""
+    sides have room for the larger one and the reads past its end."""
     most = max(max_east, max_west)
-    P = np.empty(max_east + _GP + 1, np.uint64)
-    Q = np.empty(max_west + _GP + 1, np.uint64)
+    P = np.empty(max_east + PAD_WORDS, np.uint64)
+    Q = np.empty(max_west + PAD_WORDS, np.uint64)
     ws = (
         np.empty(most + PAD_WORDS, np.uint64),
         np.empty(most + 1, np.uint64),

@@ -85,7 +85,7 @@ class _CompileNotice(event.Listener):
             type(self).said = True
             logging.getLogger("parqueens").warning(
                 "compiling the search kernels for their first use (numba; cached for later "
-                "runs, this takes up to half a minute)"
+                "runs, this takes up to a minute)"
             )
 
     def on_end(self, ev):
