@@ -8,6 +8,7 @@ counted in two block layouts that must agree."""
 
 import collections
 import json
+import re
 
 import numpy as np
 import pytest
@@ -244,6 +245,8 @@ def test_estimate_on_the_command_line(cli, monkeypatch):
     assert r.returncode == 0, r.stderr
     assert "estimate for n = 23: about" in r.stdout and " to " in r.stdout
     assert "row sets of its 114272 units" in r.stdout
+    # the time on the cores asked for, with its range
+    assert re.search(r"on 1000 cores like these about [^,]+, [^,]+ to [^)]+\)$", r.stdout.strip())
     r = cli("count", 22, "--estimate", "--json")
     assert r.returncode == 0, r.stderr
     e = json.loads(r.stdout)

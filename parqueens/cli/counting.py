@@ -215,8 +215,10 @@ def estimate_text(plan):
     if "core_seconds" in e:
         more = ""
         if "asked_jobs" in e:
-            asked = format_seconds(e["asked_seconds"])
-            more = f"; on {e['asked_jobs']} cores like these about {asked}"
+            from ..run.estimate import ASKED_KEYS
+
+            asked, low, high = (format_seconds(e[k]) for k in ASKED_KEYS)
+            more = f"; on {e['asked_jobs']} cores like these about {asked}, {low} to {high}"
         return (
             f"{head}, {format_seconds(e['low'])} to {format_seconds(e['high'])} "
             f"({e['samples']} row sets of its {e['units']} units counted here in "
@@ -237,11 +239,11 @@ def estimate_text(plan):
 def print_estimate(args, plan):
     """--estimate: the plan's estimate on stdout (one JSON object with --json)."""
     if getattr(args, "json", False):
-        from ..run.estimate import rounded
+        from ..run.estimate import ASKED_KEYS, rounded
 
         e = {k: rounded(v) for k, v in plan.estimate().items()}
         keys = ("jobs", "method", "units", "nodes")
-        sampled = ("low", "high", "core_seconds", "samples", "asked_jobs", "asked_seconds")
+        sampled = ("low", "high", "core_seconds", "samples", "asked_jobs", *ASKED_KEYS)
         print(
             json.dumps(
                 {"n": plan.n, "estimate_seconds": e["seconds"]}

@@ -15,7 +15,9 @@ from .backends import ClusterUnreachable, call_interruptibly, worker_failure
 
 #: The keys of an estimate that are wall seconds (made on each Dask worker,
 #: combined as the cluster's: :func:`_estimate_on_workers`).
-WALL_KEYS = ("seconds", "low", "high", "asked_seconds")
+#: The time on the cores asked for (``--estimate --jobs N``) and its range.
+ASKED_KEYS = ("asked_seconds", "asked_low", "asked_high")
+WALL_KEYS = ("seconds", "low", "high", *ASKED_KEYS)
 
 
 def rounded(value, digits=ESTIMATE_DIGITS):
@@ -93,8 +95,9 @@ def _estimate_join(split, build_seconds, asked_jobs=None):
     (:func:`parqueens.join.join_sampled_estimate`), which adds ``low``,
     ``high`` (the range, wall seconds), ``core_seconds``, ``samples``,
     ``sample_seconds``, ``largest`` and, for ``asked_jobs`` more than the
-    jobs planned, ``asked_jobs`` and ``asked_seconds`` (the time on that
-    many cores like this machine's)."""
+    jobs planned, ``asked_jobs``, ``asked_seconds`` (the time on that
+    many cores like this machine's) and its range ``asked_low``,
+    ``asked_high`` (the core-seconds' range shared the same way)."""
     from ..join.rowsets import ROWSET_MIN_N
     from ..join.units import join_estimate, join_sampled_estimate
     from .chunks import warm_up
@@ -115,9 +118,11 @@ def _estimate_join(split, build_seconds, asked_jobs=None):
     keys = ("core_seconds", "samples", "sample_seconds", "largest")
     out |= {k: build_seconds + e[k] for k in ("seconds", "low", "high")} | {k: e[k] for k in keys}
     if asked_jobs is not None and asked_jobs > split.jobs:
-        core = e["core_seconds"]
         out["asked_jobs"] = asked_jobs
-        out["asked_seconds"] = build_seconds + max(core / asked_jobs, core * e["largest"])
+        for key, part in (("seconds", "seconds"), ("low", "low"), ("high", "high")):
+            # the core-seconds, or an end of their range, shared by the cores
+            core = e["core_seconds"] * e[part] / e["seconds"]
+            out[f"asked_{key}"] = build_seconds + max(core / asked_jobs, core * e["largest"])
     return out
 
 
