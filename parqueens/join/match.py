@@ -668,19 +668,12 @@ def _visit(tab, offs, masks, items, cp, cq, weights, i, p, L, t, g0, g1, chunks,
                 masks[_GW * m : _GW * m + _GW] = _ZERO
                 m += 1
                 last = k
-            top = min(e, (k + 1) * _GP)
-            # lanes a .. top - 1 of group k, 64 at most per mask word
-            while a < top:
-                w = a >> 6
-                hi = min(top, (w + 1) << 6)
-                nbits = hi - a
-                bits = (
-                    _ALL
-                    if nbits == 64
-                    else ((_ONE << np.uint64(nbits)) - _ONE) << np.uint64(a & 63)
-                )
-                masks[_GW * (m - 1) + (w & (_GW - 1))] |= bits
-                a = hi
+            # lanes a .. hi - 1, within one mask word (groups hold whole words)
+            hi = min(e, (a | 63) + 1)
+            nbits = hi - a
+            bits = _ALL if nbits == 64 else ((_ONE << np.uint64(nbits)) - _ONE) << np.uint64(a & 63)
+            masks[_GW * (m - 1) + ((a >> 6) & (_GW - 1))] |= bits
+            a = hi
         if s == ct:
             break
         s = (s - ct) & ct
