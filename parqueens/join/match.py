@@ -735,6 +735,17 @@ def visit_cycles(ws):
 
 
 @njit(cache=True, nogil=True)
+def _aligned(size):
+    """``size`` uint64 words from a 64-byte boundary.  numba aligns arrays to
+    32 bytes only, and a vector of 8 words read across two cache lines costs
+    two loads: the visits of a group whose tables started mid-line took 1.7
+    to 2 times longer (n = 22's row sets, 2026-12-06)."""
+    raw = np.empty(size + 8, np.uint64)
+    skip = ((64 - (raw.ctypes.data & 63)) & 63) >> 3
+    return raw[skip : skip + size]
+
+
+@njit(cache=True, nogil=True)
 def workspace(max_east, max_west):
     """Buffers of one thread for row sets of at most ``max_east`` east and
     ``max_west`` west pairs to join: ``(P, Q, ws)``.  Either side may make
@@ -744,16 +755,16 @@ def workspace(max_east, max_west):
     P = np.empty(max_east + PAD_WORDS, np.uint64)
     Q = np.empty(max_west + PAD_WORDS, np.uint64)
     ws = (
-        np.empty(most + PAD_WORDS, np.uint64),
-        np.empty(most + 1, np.uint64),
-        np.empty(TABLE_WORDS, np.uint64),
-        np.empty(64 * _GW, np.uint64),
+        _aligned(most + PAD_WORDS),
+        _aligned(most + 1),
+        _aligned(TABLE_WORDS),
+        _aligned(64 * _GW),
         np.zeros(1 << KMAX, np.int64),
         np.zeros(4 << KMAX, np.int64),
         np.zeros((1 << KMAX) + 1, np.int64),
         np.zeros((4 << KMAX) + 1, np.int64),
         np.zeros(_WINDOW + 1, np.uint64),
         np.zeros(1, np.uint64),
-        np.zeros(_GW * (_WINDOW + 1), np.uint64),
+        _aligned(_GW * (_WINDOW + 1)),
     )
     return P, Q, ws
