@@ -12,6 +12,8 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parqueens.join import rowsets
 from parqueens.join.configs import JoinUnit, configs
@@ -64,28 +66,46 @@ def _narrow(n):
 
 
 def _pieces_brute_force(h, rows):
-    """Placements of an h x h quadrant on exactly ``rows``, pair by pair."""
+    """Placements of an h x h quadrant on exactly ``rows``, pair by pair:
+    per column set, the sorted list of their diagonal masks (S, T, rS, rT)
+    as :func:`pieces` defines them (queen ``(r, j)``: bits ``r + j``,
+    ``r - j + h - 1``, ``2h - 2 - r - j``, ``h - 1 - r + j``)."""
     import itertools
 
     order = [r for r in range(h) if rows >> r & 1]
-    out = collections.Counter()
+    out = collections.defaultdict(list)
     for cols in itertools.permutations(range(h), len(order)):
         squares = list(zip(order, cols, strict=True))
         if all(
             abs(r1 - r2) != abs(c1 - c2)
             for (r1, c1), (r2, c2) in itertools.combinations(squares, 2)
         ):
-            out[sum(1 << c for c in cols)] += 1
-    return out
+            masks = [sum(1 << f(r, j) for r, j in squares) for f in _diagonals(h)]
+            out[sum(1 << c for c in cols)].append(tuple(masks))
+    return {c: sorted(v) for c, v in out.items()}
+
+
+def _diagonals(h):
+    return (
+        lambda r, j: r + j,
+        lambda r, j: r - j + h - 1,
+        lambda r, j: 2 * h - 2 - r - j,
+        lambda r, j: h - 1 - r + j,
+    )
 
 
 @pytest.mark.parametrize(
-    "h, rows", [(4, 0b1011), (5, 0b10110), (6, 0b111111), (6, 0), (7, 0b1010101)]
+    "h, rows",
+    [(4, 0b1011), (5, 0b10110), (6, 0b111111), (6, 0), (7, 0b1010101), (5, 0b100), (8, 0b11011011)],
 )
 def test_pieces_are_every_placement_of_their_rows(h, rows):
     off, n0, S, T, rS, rT = pieces(h, rows)
-    got = {c: int(off[c + 1] - off[c]) for c in range(1 << h) if off[c + 1] > off[c]}
-    assert got == dict(_pieces_brute_force(h, rows))
+    got = {
+        c: sorted((int(S[x]), int(T[x]), int(rS[x]), int(rT[x])) for x in range(off[c], off[c + 1]))
+        for c in range(1 << h)
+        if off[c + 1] > off[c]
+    }
+    assert got == _pieces_brute_force(h, rows)
     # those off the long diagonal first
     for c in range(1 << h):
         for x in range(off[c], off[c + 1]):
@@ -317,3 +337,34 @@ def test_chunks_of_a_long_count_hold_seconds():
     seconds = [rowsets.work_seconds(sum(u.work for u in c)) for c in chunks]
     assert max(seconds) <= rowsets.CHUNK_SECONDS + largest
     assert len(chunks) > 20 * 32
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    length=st.integers(0, 70),
+    start=st.integers(0, 9),
+    at=st.integers(0, 5),
+    density=st.sampled_from([0.02, 0.1, 0.3]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_a_row_joins_alike_by_vectors_and_one_by_one(length, start, at, density, seed):
+    """The join of one entry with a range of others (``join_row``: eight at
+    once by AVX-512's compress where numba compiles for it) writes the same
+    words, in the same order, as the one-by-one loop, whatever the range's
+    length and the share of entries kept."""
+    from parqueens.join.kernels import _join_scalar, join_row
+
+    rng = np.random.default_rng(seed)
+    size = start + length
+    ab = np.where(rng.random(size) < density, 0, rng.integers(1, 2**20, size)).astype(np.uint64)
+    word = rng.integers(0, 2**63, size, dtype=np.uint64)
+    ax, wx = np.uint64(rng.integers(0, 2**20)), np.uint64(rng.integers(0, 2**63))
+    outs = [np.zeros(at + length + 8, np.uint64) for _ in range(2)]
+    ends = [
+        f(out, at, ax, wx, ab, word, start, size)
+        for f, out in zip((join_row, _join_scalar), outs, strict=True)
+    ]
+    keep = (ab[start:] & ax) == 0
+    assert ends[0] == ends[1] == at + int(keep.sum())
+    assert (outs[0][at : ends[0]] == outs[1][at : ends[1]]).all()
+    assert (outs[0][at : ends[0]] == (word[start:][keep] | wx)).all()

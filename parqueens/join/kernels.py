@@ -43,9 +43,15 @@ parts) and ``ab``, its ``U1`` part in the low 32 bits and its ``U2`` part in
 the high ones, so that two entries of one half attack each other exactly
 when their ``ab`` meet.
 
+Half-boards
+-----------
+A north entry is joined with a range of south ones (or the reverse) by
+:data:`join_row`: eight at a time on processors with AVX-512 (one compare
+and one compress of the words kept), one by one elsewhere.
+
 Counting disjoint pairs
 -----------------------
-See :mod:`parqueens.join_match`: the bit-sliced matcher and its sieve.
+See :mod:`parqueens.join.match`: the bit-sliced matcher and its sieve.
 
 All masks are ``uint64`` (or ``uint32`` in the stored tables) and every
 literal is cast: numba turns mixed ``int64``/``uint64`` arithmetic into
@@ -58,6 +64,7 @@ from numba import njit
 
 from ..search.kernels import popcount
 from .match import count_sides, rekey_sides, workspace
+from .simd import LANES, wand, wkeep, wload, wor, wsplat
 
 # ---------------------------------------------------------------- constants
 
@@ -75,6 +82,7 @@ __all__ = [
     "KIND_PAIR",
     "arrange",
     "count_units",
+    "join_row",
     "plan",
     "quadrant_table",
     "role_counts",
@@ -304,6 +312,39 @@ def role_tables(n, h, table, fixed, diagonal_symmetry, layout):
 # ---------------------------------------------------------------- half-boards
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _join_scalar(out, cnt, ax, wx, ab, word, y0, y1):
+    """The words ``wx | word[y]`` of the entries ``y0 <= y < y1`` that the
+    entry ``(ax, wx)`` does not attack (``ax & ab[y] == 0``), written from
+    ``out[cnt]`` on; returns the count after them.  Writes ``out[cnt]``
+    for each entry, kept by advancing: no branch to mispredict."""
+    for y in range(y0, y1):
+        out[cnt] = wx | word[y]
+        cnt += np.int64((ax & ab[y]) == _ZERO)
+    return cnt
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _join_vector(out, cnt, ax, wx, ab, word, y0, y1):
+    """:func:`_join_scalar` on 8 entries at once (AVX-512's compress: the
+    words kept packed by one instruction; n = 22's half-boards made 2.6
+    times faster, 2026-12-06), the last ``< 8`` one by one.  It writes up
+    to ``out[cnt + y1 - y0 - 1]``, as the scalar loop may.  Inlined (as
+    :func:`_join_scalar`): a call per row cost what the vectors saved."""
+    va = wsplat(ax)
+    vx = wsplat(wx)
+    y = y0
+    while y + LANES <= y1:
+        cnt += wkeep(out, cnt, wor(wload(word, y), vx), wand(wload(ab, y), va))
+        y += LANES
+    return _join_scalar(out, cnt, ax, wx, ab, word, y, y1)
+
+
+#: Joining a north entry with a range of south ones (or the reverse): the
+#: half-boards of both joins, :func:`_join` and :mod:`.pieces`.
+join_row = _join_vector if LANES == 8 else _join_scalar
+
+
 @njit(cache=True, nogil=True)
 def _join(ab, word, x0, x1, y0, y1, out, cnt):
     """Append to ``out`` the words of the pairs of entries ``x0:x1`` (north)
@@ -313,11 +354,7 @@ def _join(ab, word, x0, x1, y0, y1, out, cnt):
     if x1 - x0 > y1 - y0:
         x0, x1, y0, y1 = y0, y1, x0, x1
     for x in range(x0, x1):
-        ax = ab[x]
-        wx = word[x]
-        for y in range(y0, y1):
-            out[cnt] = wx | word[y]
-            cnt += np.int64((ax & ab[y]) == _ZERO)
+        cnt = join_row(out, cnt, ab[x], word[x], ab, word, y0, y1)
     return cnt
 
 

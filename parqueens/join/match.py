@@ -50,6 +50,7 @@ from .simd import (
     wadd,
     wand,
     wload,
+    wload_at,
     wpopcount,
     wshl,
     wshr,
@@ -260,7 +261,8 @@ def _match_overload(tab, offs, masks, k0, items, i0, i1, ng, chunks, width):
         m2 = wload(masks, np.uint64((k0 + 2) * _GW)) if NG > 2 else m0
         m3 = wload(masks, np.uint64((k0 + 3) * _GW)) if NG > 3 else m0
         acc = wsplat(_ZERO)
-        for it in range(i0, i1):
+        # An unsigned index: no test for negative ones.
+        for it in range(np.uint64(i0), np.uint64(i1)):
             r = items[it]
             o0 = (r << np.uint64(_GS)) & VM
             o1 = ((r >> S1) & VM) + C1
@@ -273,15 +275,15 @@ def _match_overload(tab, offs, masks, k0, items, i0, i1, ng, chunks, width):
             for g in range(NG):
                 b = b0 if g == 0 else (b1 if g == 1 else (b2 if g == 2 else b3))
                 x = wand(
-                    wand(wload(tab, b + o0), wload(tab, b + o1)),
-                    wand(wload(tab, b + o2), wload(tab, b + o3)),
+                    wand(wload_at(tab, b, o0), wload_at(tab, b, o1)),
+                    wand(wload_at(tab, b, o2), wload_at(tab, b, o3)),
                 )
                 if CH > 4:
-                    x = wand(x, wload(tab, b + o4))
+                    x = wand(x, wload_at(tab, b, o4))
                 if CH > 5:
-                    x = wand(x, wload(tab, b + o5))
+                    x = wand(x, wload_at(tab, b, o5))
                 if CH > 6:
-                    x = wand(x, wload(tab, b + o6))
+                    x = wand(x, wload_at(tab, b, o6))
                 mk = m0 if g == 0 else (m1 if g == 1 else (m2 if g == 2 else m3))
                 acc = wadd(acc, wpopcount(wand(x, mk)))
         return wsum(acc)
