@@ -18,6 +18,8 @@ into vector code; these intrinsics emit LLVM's vector operations directly
   cached kernel never meets the other width.
 
 The population count is ``llvm.ctpop`` (a table lookup by nibbles on AVX2).
+:func:`wkeep` (AVX-512 only: ``vpcompressq``) stores the lanes of a vector
+whose test is zero, packed: the half-boards of :mod:`parqueens.join.kernels`.
 Used by :mod:`parqueens.join.kernels` and :mod:`parqueens.join.match`; the
 vectors never leave a kernel.  :func:`cycles`, the processor's cycle
 counter, times a part of a kernel (the estimate's samples,
