@@ -368,3 +368,5 @@ def test_a_row_joins_alike_by_vectors_and_one_by_one(length, start, at, density,
     assert ends[0] == ends[1] == at + int(keep.sum())
     assert (outs[0][at : ends[0]] == outs[1][at : ends[1]]).all()
     assert (outs[0][at : ends[0]] == (word[start:][keep] | wx)).all()
+    # nothing past the range's room (the vectors store 8 words at a time)
+    assert not outs[0][at + length :].any()
