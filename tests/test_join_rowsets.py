@@ -19,7 +19,8 @@ from parqueens.join import rowsets
 from parqueens.join.configs import JoinUnit, configs
 from parqueens.join.kernels import rowsets_of, subsets
 from parqueens.join.match import CHUNK_BITS, CHUNKS_MAX
-from parqueens.join.pieces import count_rowsets, pieces
+from parqueens.join.pieces import pieces
+from parqueens.join.south import SouthTables
 from parqueens.join.units import (
     count_join_units,
     join_memory,
@@ -121,11 +122,9 @@ def test_slices_of_a_unit_sum_to_the_unit():
 
 
 def _row_set(n, unit, e, limit):
-    config = next(c for c in configs(n) if c.name == unit.config)
     stop = np.zeros(1, np.uint8)
-    args = (config.fixed_wide, config.diagonal_symmetry, config.layout)
     clock = np.zeros(1, np.uint64)
-    return count_rowsets(n, n // 2, config.cfg, unit.rows, e, e + 1, *args, limit, 1, stop, clock)
+    return rowsets._count_unit(unit, (e, e + 1), 1, stop, clock, SouthTables(), limit)
 
 
 @pytest.mark.parametrize("n", [18, 19])

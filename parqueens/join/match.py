@@ -485,24 +485,32 @@ def key_tables(P, n_p, Q, n_q, real, tables, stride=1):
 
 
 @njit(cache=True, nogil=True)
-def rekey(words, lo, hi, tables):
+def rekey(words, lo, hi, tables, real=56):
     """``words[lo:hi]`` replaced, in place, by their images under the
-    tables of :func:`key_tables` (their bits from 56 on kept)."""
+    tables of :func:`key_tables` for words of ``real`` bits: the bytes
+    that hold real bits looked up (5 at least, 7 at most), the bits above
+    them kept (the tables keep every bit from ``real`` on: the same image
+    as a lookup of all 7 bytes, for 5 of the 7 lookups at n = 20 to 23)."""
     t = tables.reshape(-1)
+    nb = min(7, max(5, (real + 7) // 8))
     byte = np.uint64(255)
-    high = ~((_ONE << np.uint64(56)) - _ONE)
+    high = ~((_ONE << np.uint64(8 * nb)) - _ONE)
     for i in range(lo, hi):
         v = words[i]
-        words[i] = (
+        x = (
             (v & high)
             | t[v & byte]
             | t[np.uint64(256) + ((v >> np.uint64(8)) & byte)]
             | t[np.uint64(512) + ((v >> np.uint64(16)) & byte)]
             | t[np.uint64(768) + ((v >> np.uint64(24)) & byte)]
             | t[np.uint64(1024) + ((v >> np.uint64(32)) & byte)]
-            | t[np.uint64(1280) + ((v >> np.uint64(40)) & byte)]
-            | t[np.uint64(1536) + ((v >> np.uint64(48)) & byte)]
         )
+        # The same for the whole call: predicted.
+        if nb > 5:
+            x |= t[np.uint64(1280) + ((v >> np.uint64(40)) & byte)]
+        if nb > 6:
+            x |= t[np.uint64(1536) + ((v >> np.uint64(48)) & byte)]
+        words[i] = x
 
 
 @njit(cache=True, nogil=True)
@@ -513,8 +521,8 @@ def rekey_sides(P, n_p, Q, n_q, real, tables, stride=1):
     the same tables)."""
     if not key_tables(P, n_p, Q, n_q, real, tables, stride):
         return False
-    rekey(P, 0, n_p, tables)
-    rekey(Q, 0, n_q, tables)
+    rekey(P, 0, n_p, tables, real)
+    rekey(Q, 0, n_q, tables, real)
     return True
 
 

@@ -49,7 +49,7 @@ from .kernels import (
     rowsets_of,
     subsets,
 )
-from .match import count_sides, rekey, rekey_sides, visit_cycles, workspace
+from .match import count_sides, key_tables, rekey, visit_cycles, workspace
 from .simd import cycles
 
 _ZERO = np.uint64(0)
@@ -58,14 +58,20 @@ _ALL = ~_ZERO
 
 #: Roles (as in :mod:`parqueens.join.kernels`).
 NE, NW, SE, SW = 0, 1, 2, 3
+#: A row set's key bits are chosen from every ``KEY_STRIDE``-th row of
+#: its half-boards (:func:`count_rowsets`).
+KEY_STRIDE = 16
 
 __all__ = [
+    "KEY_STRIDE",
     "count_rowsets",
     "cycle_count",
     "pieces",
     "role",
     "rowset_sizes",
     "rowset_work",
+    "south_table",
+    "unit_rowsets",
     "unit_work",
 ]
 
@@ -334,14 +340,37 @@ def _fill(north, south, ranges, south_cols, ncells, weights, classes, state, out
 
 
 @njit(cache=True, nogil=True)
+def south_table(n, h, rows, which, fixed, diagonal_symmetry, layout):
+    """The placements of the south rows ``rows`` laid out in role ``which``
+    (``SE`` or ``SW``) of a configuration: :func:`role` of :func:`pieces`.
+    The same for every unit of the configuration: made once a process
+    (:mod:`parqueens.join.south`)."""
+    return role(n, h, pieces(h, rows), which, fixed, diagonal_symmetry, layout)
+
+
+@njit(cache=True, nogil=True)
+def unit_rowsets(h, cfg, a):
+    """The south-east rows of unit ``a``'s row sets, in
+    :func:`parqueens.join.kernels.rowsets_of`'s order (int64)."""
+    subs, subs_at = subsets(h)
+    size = np.int64(1) << h
+    bs = np.empty(size, np.int64)
+    weights = np.empty((size, 4), np.int64)
+    nr = rowsets_of(h, cfg, a, subs, subs_at, bs, weights)
+    return bs[:nr].copy()
+
+
+@njit(cache=True, nogil=True)
 def count_rowsets(
-    n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit, stride, stop, clock
+    n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit, stride, stop, clock, south
 ):
     """The weighted count of row sets ``lo:hi`` of unit ``a`` of a
     configuration (in :func:`parqueens.join.kernels.rowsets_of`'s order).
 
     The north tables (rows ``a`` north-east, the others north-west) are made
-    once, the south ones per row set; half-boards are made and matched in
+    once; the south ones come in ``south`` (a typed list: row set ``e``'s
+    south-east table at ``2 (e - lo)``, its south-west one after it, as
+    :func:`south_table` makes them; never changed).  Half-boards are made and matched in
     blocks of at most ``limit`` words a side.  ``stride`` 1 counts exactly;
     a larger one makes only every ``stride``-th row of half-boards on each
     side, in blocks of ``limit / stride`` words, so that the blocks are as
@@ -386,24 +415,50 @@ def count_rowsets(
     qe = np.zeros(5, np.int64)
     qb = np.zeros(5, np.int64)
     tables = np.empty((7, 256), np.uint64)
+    # The north words in a row set's own key bits (a copy: the north tables
+    # serve every row set of the unit).
+    ne_words = np.empty_like(ne_table[3])
+    nw_words = np.empty_like(nw_table[3])
+    sample = stride * KEY_STRIDE
     total = 0
     for e in range(lo, hi):
         if stop[0] != 0:
             return -1
         b = bs[e]
-        se_table = role(n, h, pieces(h, b), SE, fixed, diagonal_symmetry, layout)
-        sw_table = role(n, h, pieces(h, cfg[CFG_ROWS_S] ^ b), SW, fixed, diagonal_symmetry, layout)
+        se_table = south[2 * (e - lo)]
+        sw_table = south[2 * (e - lo) + 1]
+        # The row set's key bits, chosen from a sample of its half-boards;
+        # a bit permutation commutes with OR, so the quarters' words are
+        # rewritten (far fewer than the half-boards they make), in copies.
+        es[:] = 0
+        wst[:] = 0
+        n_s = _fill(
+            ne_table, se_table, e_ranges, e_south, ne, east_weights, 1, es, P, qe, limit, sample
+        )
+        _fill(nw_table, sw_table, w_ranges, w_south, nw, weights[e], 4, wst, Q, qb, limit, sample)
+        north_e = ne_table
+        north_w = nw_table
+        if n_s > 0 and qb[4] > 0 and key_tables(P, n_s, Q, qb[4], real, tables, sample):
+            ne_words[:] = ne_table[3]
+            nw_words[:] = nw_table[3]
+            se_words = se_table[3].copy()
+            sw_words = sw_table[3].copy()
+            rekey(ne_words, 0, ne_words.shape[0], tables, real)
+            rekey(nw_words, 0, nw_words.shape[0], tables, real)
+            rekey(se_words, 0, se_words.shape[0], tables, real)
+            rekey(sw_words, 0, sw_words.shape[0], tables, real)
+            north_e = (ne_table[0], ne_table[1], ne_table[2], ne_words)
+            north_w = (nw_table[0], nw_table[1], nw_table[2], nw_words)
+            se_table = (se_table[0], se_table[1], se_table[2], se_words)
+            sw_table = (sw_table[0], sw_table[1], sw_table[2], sw_words)
         es[:] = 0
         held = False  # the west words all in one block: made once a row set
-        keys = 0  # the row set's key bits: 0 not chosen yet, 1 the layout's, 2 its own
         while es[0] < 1:
             n_p = _fill(
-                ne_table, se_table, e_ranges, e_south, ne, east_weights, 1, es, P, qe, limit, stride
+                north_e, se_table, e_ranges, e_south, ne, east_weights, 1, es, P, qe, limit, stride
             )
             if n_p == 0:
                 break
-            if keys == 2:
-                rekey(P, 0, n_p, tables)
             first = not held
             if first:
                 wst[:] = 0
@@ -412,7 +467,7 @@ def count_rowsets(
                     return -1
                 if not held:
                     _fill(
-                        nw_table,
+                        north_w,
                         sw_table,
                         w_ranges,
                         w_south,
@@ -427,11 +482,6 @@ def count_rowsets(
                     )
                     held = first and wst[0] == 4
                     first = False
-                    if keys == 2:
-                        rekey(Q, 0, qb[4], tables)
-                if keys == 0 and qb[4] > 0:
-                    # Chosen from the first blocks, the same for all of them.
-                    keys = 2 if rekey_sides(P, n_p, Q, qb[4], real, tables, stride) else 1
                 if qb[4] > 0:
                     total += count_sides(P, n_p, Q, qb, weights[e], real, ws)
                 if wst[0] == 4:

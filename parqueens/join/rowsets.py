@@ -24,7 +24,17 @@ import time
 import numpy as np
 
 from .configs import JoinUnit, configs
-from .pieces import count_rowsets, cycle_count, rowset_sizes, rowset_work, unit_work
+from numba.typed import List
+
+from .pieces import (
+    count_rowsets,
+    cycle_count,
+    rowset_sizes,
+    rowset_work,
+    unit_rowsets,
+    unit_work,
+)
+from .south import BATCH_BYTES, CACHE_BYTES, TABLE, SouthTables, batches, process_tables
 
 #: The first board size counted by row sets (the narrow tables serve up to 21).
 ROWSET_MIN_N = 22
@@ -79,9 +89,12 @@ def _sizes(h):
 
 def plan_units(n):
     """The units of a row-set join of board size ``n >= ROWSET_MIN_N``:
-    configurations ordered by their modelled work (largest first), units
-    largest first within one, a unit over ``1 / CUT`` of the whole work
-    split into slices of its row sets.  A list of :class:`JoinUnit`."""
+    configurations ordered by their modelled work (largest first); within
+    one, the units whose north-east rows hold as many queens together (their
+    row sets have south rows of the same sizes, whose tables a process keeps:
+    :mod:`parqueens.join.south`), these classes by their modelled work and
+    the units largest first within a class; a unit over ``1 / CUT`` of the
+    whole work split into slices of its row sets.  A list of :class:`JoinUnit`."""
     h = n // 2
     sizes = _sizes(h)
     groups = []
@@ -102,7 +115,11 @@ def plan_units(n):
             bounds = _slices(per[:nr], math.ceil(work[a] / cap))
             for lo, hi in zip(bounds, bounds[1:], strict=False):
                 units.append(JoinUnit(n, config.name, a, (lo, hi), float(per[lo:hi].sum())))
-        units.sort(key=lambda u: (-u.work, u.rows, u.rowsets))
+        classes = {}
+        for u in units:
+            k = u.rows.bit_count()
+            classes[k] = classes.get(k, 0.0) + u.work
+        units.sort(key=lambda u: (-classes[u.rows.bit_count()], -u.work, u.rows, u.rowsets))
         out.extend(units)
     return out
 
@@ -128,63 +145,70 @@ def _args(unit):
     return config, lo, hi
 
 
-def count_units(n, units, stop):
+def count_units(n, units, stop, tables=None):
     """Count row-set units in this thread (see
     :func:`parqueens.join.units.count_join_units`, which checks them): a
-    list of ints, meaningless once ``stop[0]`` is set."""
-    h = n // 2
-    results = []
+    list of ints, meaningless once ``stop[0]`` is set.  ``tables``: the
+    :class:`parqueens.join.south.SouthTables` to take the south tables
+    from (None: the process's)."""
+    tables = process_tables() if tables is None else tables
     clock = np.zeros(1, np.uint64)
+    results = []
     for u in units:
-        config, lo, hi = _args(u)
-        c = config
-        count = count_rowsets(
-            n,
-            h,
-            c.cfg,
-            u.rows,
-            lo,
-            hi,
-            c.fixed_wide,
-            c.diagonal_symmetry,
-            c.layout,
-            LIMIT,
-            1,
-            stop,
-            clock,
-        )
+        count = _count_unit(u, None, 1, stop, clock, tables)
         if stop[0]:
             return results + [0] * (len(units) - len(results))
         results.append(int(count))
     return results
 
 
+def _count_unit(unit, rowsets, stride, stop, clock, tables, limit=LIMIT):
+    """:func:`parqueens.join.pieces.count_rowsets` over a unit's row sets
+    (``rowsets``: ``(lo, hi)``, or None for the unit's own), its south
+    tables from ``tables`` in batches (:func:`parqueens.join.south.batches`),
+    blocks of at most ``limit`` half-boards a side.  -1 once ``stop[0]`` is set."""
+    config, lo, hi = _args(unit)
+    if rowsets is not None:
+        lo, hi = rowsets
+    c = config
+    h = unit.n // 2
+    bs = unit_rowsets(h, c.cfg, unit.rows)
+    total = 0
+    # No row set: the unit's set-up alone (its north tables and buffers).
+    parts = [(lo, lo, List.empty_list(TABLE))] if lo >= min(hi, len(bs)) else []
+    for e0, e1, south in parts or batches(unit.n, c, bs, lo, min(hi, len(bs)), tables, stop):
+        count = count_rowsets(
+            unit.n,
+            h,
+            c.cfg,
+            unit.rows,
+            e0,
+            e1,
+            c.fixed_wide,
+            c.diagonal_symmetry,
+            c.layout,
+            limit,
+            stride,
+            stop,
+            clock,
+            south,
+        )
+        if count < 0 or stop[0]:
+            return -1
+        total += int(count)
+    return total
+
+
 def _time_rowset(unit, e, stride, stop, rowsets=1):
     """Thread seconds of counting row set ``e`` of ``unit`` with ``stride``
     (with ``rowsets=0``, of the unit's set-up alone: its north tables and
     buffers), and the seconds of them spent matching (the share of the
-    call's processor cycles that its ``clock`` counted)."""
-    config, _, _ = _args(unit)
-    c = config
-    h = unit.n // 2
+    call's processor cycles that its ``clock`` counted).  Its south tables
+    are made here, as a process that has none kept makes them."""
     clock = np.zeros(1, np.uint64)
     start = time.thread_time()
     began = cycle_count()
-    count_rowsets(
-        unit.n,
-        h,
-        c.cfg,
-        unit.rows,
-        e,
-        e + rowsets,
-        c.fixed_wide,
-        c.diagonal_symmetry,
-        c.layout,
-        LIMIT,
-        stride,
-        stop,
-        clock,
-    )
+    _count_unit(unit, (e, e + rowsets), stride, stop, clock, SouthTables(budget=0))
     cycles = int(cycle_count() - began)
     spent = time.thread_time() - start
     share = min(int(clock[0]) / cycles, 1.0) if cycles > 0 else 0.0
@@ -315,14 +339,17 @@ _BASE_BYTES = 150 * 2**20
 
 def rowset_memory(n, jobs=1):
     """Estimated peak resident memory of a row-set join count, in bytes: the
-    process's base and, per thread, its blocks of half-boards (words as made
-    and as sorted by the sieve, a side each: 32 bytes a word of
-    :data:`LIMIT`, and the largest table cell) and the tables of four row
-    sets (placements, 16 bytes each, and their role entries, 16 more), the
-    largest row set's size from :func:`parqueens.join.pieces.rowset_sizes`
-    taken twice over for the estimator's error."""
+    process's base, the south tables it keeps (:data:`CACHE_BYTES`) and, per
+    thread, its blocks of half-boards (words as made and as sorted by the
+    sieve, a side each: 32 bytes a word of :data:`LIMIT`, and the largest
+    table cell), the tables of four row sets (placements, 16 bytes each,
+    and their role entries, 16 more; the rewritten copies of their words)
+    and a batch of south tables that may have left the kept ones while in
+    use (:data:`BATCH_BYTES`), the largest row set's size from
+    :func:`parqueens.join.pieces.rowset_sizes` taken twice over for the
+    estimator's error."""
     h = n // 2
     largest = 2.0 * float(_sizes(h).max())
     tables = 4 * (32 * largest + 16 * (1 << h))
     blocks = 32 * (LIMIT + largest / 4)
-    return int(_BASE_BYTES + jobs * (tables + blocks))
+    return int(_BASE_BYTES + CACHE_BYTES + jobs * (tables + blocks + BATCH_BYTES))
