@@ -424,7 +424,6 @@ def count_rowsets(
     for e in range(lo, hi):
         if stop[0] != 0:
             return -1
-        b = bs[e]
         se_table = south[2 * (e - lo)]
         sw_table = south[2 * (e - lo) + 1]
         # The row set's key bits, chosen from a sample of its half-boards;

@@ -22,10 +22,9 @@ import math
 import time
 
 import numpy as np
-
-from .configs import JoinUnit, configs
 from numba.typed import List
 
+from .configs import JoinUnit, configs
 from .pieces import (
     count_rowsets,
     cycle_count,

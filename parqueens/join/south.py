@@ -30,9 +30,7 @@ CACHE_BYTES = 512 * 2**20
 BATCH_BYTES = 64 * 2**20
 #: The numba type of a table: (start, mid, ab, word), as
 #: :func:`parqueens.join.pieces.role` makes it.
-TABLE = types.Tuple(
-    (types.int64[::1], types.int64[::1], types.uint64[::1], types.uint64[::1])
-)
+TABLE = types.Tuple((types.int64[::1], types.int64[::1], types.uint64[::1], types.uint64[::1]))
 
 __all__ = ["BATCH_BYTES", "CACHE_BYTES", "SouthTables", "batches", "process_tables"]
 
@@ -113,4 +111,3 @@ def batches(n, config, bs, lo, hi, tables, stop):
                 held += _bytes(table)
             e += 1
         yield e0, e, south
-
