@@ -101,6 +101,37 @@ def test_own_key_bits_keep_the_count_and_lead_with_the_best():
     assert _count(e2, w2, qb, weights, real) == before > 0
 
 
+def _permutation_tables(where):
+    """Rekey tables moving bit ``b`` to ``where[b]`` (bits past ``where``
+    kept): byte ``i``'s value ``v`` to the image of its bits."""
+    images = list(where) + list(range(len(where), 56))
+    tables = np.zeros((7, 256), np.uint64)
+    for i in range(7):
+        for v in range(256):
+            tables[i, v] = sum(1 << images[8 * i + t] for t in range(8) if v >> t & 1)
+    return tables
+
+
+@settings(max_examples=30, deadline=None)
+@given(real=st.integers(14, 54), seed=st.integers(0, 2**32 - 1))
+def test_rekey_looks_up_the_bytes_of_real_bits_alike(real, seed):
+    """Looking up only the bytes that hold real bits (5 at least) gives the
+    image of all seven, whatever the bits above them hold (the west words'
+    classes, bits from 56 on): those bits are kept as they are."""
+    rng = np.random.default_rng(seed)
+    tables = _permutation_tables(rng.permutation(real))
+    words = _words(rng, 2000, real, 0.35, above=True)
+    words |= rng.integers(0, 256, len(words), dtype=np.uint64) << np.uint64(56)
+    mine, seven = words.copy(), words.copy()
+    rekey(mine, 0, len(mine), tables, real)
+    rekey(seven, 0, len(seven), tables)
+    assert (mine == seven).all()
+    low = np.uint64((1 << real) - 1)
+    assert ((mine & ~low) == (words & ~low)).all()
+    popcount = np.vectorize(lambda x: bin(int(x)).count("1"))
+    assert (popcount(mine & low) == popcount(words & low)).all()
+
+
 def test_few_pairs_keep_the_layouts_keys():
     east, west = _planted(2, count=20_000)
     tables = np.zeros((7, 256), np.uint64)

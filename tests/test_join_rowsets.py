@@ -19,7 +19,7 @@ from parqueens.join import rowsets
 from parqueens.join.configs import JoinUnit, configs
 from parqueens.join.kernels import rowsets_of, subsets
 from parqueens.join.match import CHUNK_BITS, CHUNKS_MAX
-from parqueens.join.pieces import pieces
+from parqueens.join.pieces import SE, SW, pieces, south_table
 from parqueens.join.south import SouthTables
 from parqueens.join.units import (
     count_join_units,
@@ -206,6 +206,68 @@ def test_slices_cover_each_unit_once():
         slices.sort()
         assert slices[0][0] == 0 and slices[-1][1] == nr
         assert all(x[1] == y[0] for x, y in zip(slices, slices[1:], strict=False))
+
+
+def test_units_sharing_south_rows_run_together():
+    """Within a configuration, the units whose north-east rows hold as many
+    queens come one after the other (their south tables are the same), the
+    classes by their work, the units largest first within one; none lost."""
+    units = rowsets.plan_units(22)
+    classes = [u.rows.bit_count() for u in units]
+    runs = [k for i, k in enumerate(classes) if i == 0 or classes[i - 1] != k]
+    assert len(runs) == len(set(runs)) > 5
+    work = {k: sum(u.work for u in units if u.rows.bit_count() == k) for k in runs}
+    assert [work[k] for k in runs] == sorted(work.values(), reverse=True)
+    for k in runs:
+        mine = [u.work for u in units if u.rows.bit_count() == k]
+        assert mine == sorted(mine, reverse=True)
+    assert len({u.id for u in units}) == len(units) == 5131
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    gets=st.lists(st.tuples(st.sampled_from([SE, SW]), st.integers(0, 63)), max_size=40),
+    budget=st.integers(0, 200_000),
+)
+def test_south_tables_are_kept_least_recently_used_first_out(gets, budget):
+    """The kept tables never pass their budget; a table is made again only
+    where a model LRU of the same budget has let it go; every table equals
+    the one made directly."""
+    n = 12
+    config = configs(n)[0]
+    tables = SouthTables(budget)
+    model, held, made = collections.OrderedDict(), 0, 0
+    for which, rows in gets:
+        table = tables.get(n, config, which, rows)
+        direct = south_table(
+            n, n // 2, rows, which, config.fixed_wide, config.diagonal_symmetry, config.layout
+        )
+        end = direct[0][-1]  # the spare entry after them is not written
+        for part, (mine, theirs) in enumerate(zip(table, direct, strict=True)):
+            assert (mine[: end if part > 1 else None] == theirs[: end if part > 1 else None]).all()
+        size = sum(a.nbytes for a in direct)
+        if (which, rows) in model:
+            model.move_to_end((which, rows))
+            continue
+        made += 1
+        if size <= budget:
+            model[which, rows] = size
+            held += size
+            while held > budget:
+                held -= model.popitem(last=False)[1]
+    assert tables.made == made and tables.held == held <= budget
+
+
+def test_units_count_alike_with_south_tables_kept_or_not():
+    """n = 16 unit by unit, the south tables kept by the process (made about
+    once each) or made for every row set."""
+    units = rowsets.plan_units(16)
+    stop = np.zeros(1, np.uint8)
+    kept, none = SouthTables(), SouthTables(budget=0)
+    counts = rowsets.count_units(16, units, stop, kept)
+    assert counts == rowsets.count_units(16, units, stop, none)
+    assert sum(counts) == A000170[16]
+    assert none.served == 0 and kept.made * 8 < none.made == kept.made + kept.served
 
 
 def test_memory_bound_past_21():
