@@ -10,6 +10,9 @@ What it owns:
   half-boards, work units);
 - :mod:`.match`: the matcher (east words bit-sliced into chunk tables, the
   sieve, disjoint pairs counted);
+- past n = 21, :mod:`.rowsets` (units of row sets, their count, memory and
+  sampled estimate), :mod:`.pieces` (tables per row set, counted in blocks)
+  and :mod:`.south` (the south tables a process keeps);
 - :mod:`.simd`: vectors of 4 and of 4 or 8 ``uint64`` lanes (AVX-512) in one LLVM vector;
 - :mod:`.burnside`: the solutions fixed by the half and quarter turns, and the
   classes from them by Burnside's lemma.

@@ -13,10 +13,14 @@ placements come from and how many half-boards are held at once:
   south-east, south-west) for a configuration: its filter by the queens
   placed first, the long-diagonal split of even n, the word in the
   configuration's layout (:func:`parqueens.join.kernels.arrange`);
+- :func:`south_table` is the two of them for a south quarter, the same for
+  every unit of a configuration (a process keeps them:
+  :mod:`parqueens.join.south`);
 - :func:`count_rowsets` counts a slice of a unit's row sets: the north
-  tables once, the two south ones per row set, the east and west
-  half-boards made in blocks of at most ``limit`` words (:func:`_fill`,
-  resumable), every east block matched with every west block by
+  tables once, the two south ones per row set handed in, the row set's key
+  bits from a sample of its half-boards, the east and west half-boards made
+  in blocks of at most ``limit`` words (:func:`_fill`, resumable), every
+  east block matched with every west block by
   :func:`parqueens.join.match.count_sides`;
 - :func:`rowset_sizes` estimates the placements of each row set (Knuth's
   estimator, seeded) for the plan's cost model.

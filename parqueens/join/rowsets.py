@@ -2,9 +2,11 @@
 
 From :data:`ROWSET_MIN_N` on, the join holds no whole quadrant table: a unit
 (a configuration and the north rows ``a`` of the east half, possibly a slice
-of its row sets) builds the tables of the row sets it counts
-(:mod:`parqueens.join.pieces`), so that a process holds a few row sets'
-tables and blocks of at most :data:`LIMIT` half-boards a side, whatever n.
+of its row sets) builds its north tables and takes its row sets' south ones
+from those the process keeps (:mod:`parqueens.join.south`), so that a process
+holds a unit's north tables, at most :data:`parqueens.join.south.CACHE_BYTES`
+of south ones and blocks of at most :data:`LIMIT` half-boards a side,
+whatever n (:mod:`parqueens.join.pieces`).
 
 The plan weighs each row set by a cost model (its east and west half-boards
 estimated from the row sets' sizes, themselves from Knuth's estimator,
