@@ -258,6 +258,24 @@ def test_south_tables_are_kept_least_recently_used_first_out(gets, budget):
     assert tables.made == made and tables.held == held <= budget
 
 
+def test_south_tables_of_one_size_at_a_time_and_let_go_after_a_run():
+    """A table of another board size lets the kept ones go; a join run in
+    this process clears the process's tables at its end."""
+    from parqueens.join.south import process_tables
+    from parqueens.run.chunks import iter_chunks
+
+    tables = SouthTables()
+    tables.get(12, configs(12)[0], SE, 7)
+    assert tables.held > 0
+    tables.get(13, configs(13)[0], SW, 7)
+    assert tables.held == sum(a.nbytes for a in tables.get(13, configs(13)[0], SW, 7))
+    units = rowsets.plan_units(12)
+    rowsets.count_units(12, units, np.zeros(1, np.uint8))
+    assert process_tables().held > 0
+    done = [r for chunk in iter_chunks(join_units(12), jobs=1) for r in chunk]
+    assert len(done) == len(join_units(12)) and process_tables().held == 0
+
+
 def test_units_count_alike_with_south_tables_kept_or_not():
     """n = 16 unit by unit, the south tables kept by the process (made about
     once each) or made for every row set."""

@@ -40,10 +40,11 @@ def _bytes(table):
 
 
 class SouthTables:
-    """South tables by (board size, configuration, role, rows), least
-    recently used out first once they hold more than ``budget`` bytes
-    (0: none kept, every table made anew).  Shared by the threads of a
-    process: a table two threads miss at once is made twice, kept once."""
+    """South tables by (configuration, role, rows) of one board size at a
+    time, least recently used out first once they hold more than
+    ``budget`` bytes (0: none kept, every table made anew); a table of
+    another size lets the others go.  Shared by the threads of a process:
+    a table two threads miss at once is made twice, kept once."""
 
     def __init__(self, budget=CACHE_BYTES):
         self.budget = budget
@@ -51,7 +52,15 @@ class SouthTables:
         self.served = 0
         self._tables = OrderedDict()
         self._held = 0
+        self._n = None
         self._lock = threading.Lock()
+
+    def clear(self):
+        """Let every kept table go (their memory is the allocator's again
+        once no count holds them)."""
+        with self._lock:
+            self._tables.clear()
+            self._held = 0
 
     @property
     def held(self):
@@ -62,8 +71,12 @@ class SouthTables:
         """The table of south rows ``rows`` (an int mask) in role ``which``
         (``SE`` or ``SW``) of configuration ``config`` (a
         :class:`parqueens.join.configs.Config`) of board size ``n``."""
-        key = (n, config.name, which, rows)
+        key = (config.name, which, rows)
         with self._lock:
+            if n != self._n:
+                self._tables.clear()
+                self._held = 0
+                self._n = n
             table = self._tables.get(key)
             if table is not None:
                 self._tables.move_to_end(key)
@@ -75,7 +88,7 @@ class SouthTables:
         size = _bytes(table)
         with self._lock:
             self.made += 1
-            if key not in self._tables and size <= self.budget:
+            if n == self._n and key not in self._tables and size <= self.budget:
                 self._tables[key] = table
                 self._held += size
                 while self._held > self.budget:
@@ -88,7 +101,9 @@ _PROCESS = SouthTables()
 
 
 def process_tables():
-    """This process's :class:`SouthTables` (one for all its threads)."""
+    """This process's :class:`SouthTables` (one for all its threads; a run
+    in this process clears it at its end, a worker of a pool or a cluster
+    keeps its tables until it counts another size)."""
     return _PROCESS
 
 

@@ -217,6 +217,11 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False, 
     finally:
         if stop is not None:
             stop[0] = 1
+        if _is_join(units):
+            # The south tables this process kept for the run (up to 512 MiB).
+            from ..join.south import process_tables
+
+            process_tables().clear()
 
 
 # Chunks submitted to Dask ahead of the run that takes them (:func:`feed`):
