@@ -344,8 +344,8 @@ _CACHE_SLACK = 1.5
 def rowset_memory(n, jobs=1):
     """Estimated peak resident memory of a row-set join count, in bytes: the
     process's base, the south tables it keeps (:data:`CACHE_BYTES`, half as
-    much again for the allocator's slack: n = 22 with 2 jobs peaked at 1.24
-    GB where the rest of this model says 1.13) and, per
+    much again for the allocator's slack: n = 22 with 2 jobs peaked at 1,212
+    MiB where the rest of this model says 1,127) and, per
     thread, its blocks of half-boards (words as made and as sorted by the
     sieve, a side each: 32 bytes a word of :data:`LIMIT`, and the largest
     table cell), the tables of four row sets (placements, 16 bytes each,
