@@ -24,7 +24,6 @@ import math
 import time
 
 import numpy as np
-from numba.typed import List
 
 from .configs import JoinUnit, configs
 from .pieces import (
@@ -35,7 +34,7 @@ from .pieces import (
     unit_rowsets,
     unit_work,
 )
-from .south import BATCH_BYTES, CACHE_BYTES, TABLE, SouthTables, batches, process_tables
+from .south import BATCH_BYTES, CACHE_BYTES, SouthTables, batches, new_batch, process_tables
 
 #: The first board size counted by row sets (the narrow tables serve up to 21).
 ROWSET_MIN_N = 22
@@ -176,7 +175,7 @@ def _count_unit(unit, rowsets, stride, stop, clock, tables, limit=LIMIT):
     bs = unit_rowsets(h, c.cfg, unit.rows)
     total = 0
     # No row set: the unit's set-up alone (its north tables and buffers).
-    parts = [(lo, lo, List.empty_list(TABLE))] if lo >= min(hi, len(bs)) else []
+    parts = [(lo, lo, new_batch())] if lo >= min(hi, len(bs)) else []
     for e0, e1, south in parts or batches(unit.n, c, bs, lo, min(hi, len(bs)), tables, stop):
         count = count_rowsets(
             unit.n,
