@@ -258,11 +258,15 @@ def test_south_tables_are_kept_least_recently_used_first_out(gets, budget):
     assert tables.made == made and tables.held == held <= budget
 
 
-def test_south_tables_of_one_size_at_a_time_and_let_go_after_a_run():
+def test_south_tables_of_one_size_at_a_time_and_let_go_after_a_run(monkeypatch):
     """A table of another board size lets the kept ones go; a join run in
     this process clears the process's tables at its end."""
+    from parqueens.join import south
     from parqueens.join.south import process_tables
     from parqueens.run.chunks import iter_chunks
+
+    # A store of this test's own: no other test's run in this process meets it.
+    monkeypatch.setattr(south, "_PROCESS", SouthTables())
 
     tables = SouthTables()
     tables.get(12, configs(12)[0], SE, 7)
