@@ -365,6 +365,15 @@ def unit_rowsets(h, cfg, a):
 
 
 @njit(cache=True, nogil=True)
+def _rekeyed(table, words, tables, real):
+    """A role table whose words are ``words`` (uint64, its words' length):
+    its own rewritten into a row set's key bits (:func:`parqueens.join.match.rekey`)."""
+    words[:] = table[3]
+    rekey(words, 0, words.shape[0], tables, real)
+    return table[0], table[1], table[2], words
+
+
+@njit(cache=True, nogil=True)
 def count_rowsets(
     n, h, cfg, a, lo, hi, fixed, diagonal_symmetry, layout, limit, stride, stop, clock, south
 ):
@@ -442,18 +451,10 @@ def count_rowsets(
         north_e = ne_table
         north_w = nw_table
         if n_s > 0 and qb[4] > 0 and key_tables(P, n_s, Q, qb[4], real, tables, sample):
-            ne_words[:] = ne_table[3]
-            nw_words[:] = nw_table[3]
-            se_words = se_table[3].copy()
-            sw_words = sw_table[3].copy()
-            rekey(ne_words, 0, ne_words.shape[0], tables, real)
-            rekey(nw_words, 0, nw_words.shape[0], tables, real)
-            rekey(se_words, 0, se_words.shape[0], tables, real)
-            rekey(sw_words, 0, sw_words.shape[0], tables, real)
-            north_e = (ne_table[0], ne_table[1], ne_table[2], ne_words)
-            north_w = (nw_table[0], nw_table[1], nw_table[2], nw_words)
-            se_table = (se_table[0], se_table[1], se_table[2], se_words)
-            sw_table = (sw_table[0], sw_table[1], sw_table[2], sw_words)
+            north_e = _rekeyed(ne_table, ne_words, tables, real)
+            north_w = _rekeyed(nw_table, nw_words, tables, real)
+            se_table = _rekeyed(se_table, np.empty_like(se_table[3]), tables, real)
+            sw_table = _rekeyed(sw_table, np.empty_like(sw_table[3]), tables, real)
         es[:] = 0
         held = False  # the west words all in one block: made once a row set
         while es[0] < 1:

@@ -59,8 +59,12 @@ class SouthTables:
         """Let every kept table go (their memory is the allocator's again
         once no count holds them)."""
         with self._lock:
-            self._tables.clear()
-            self._held = 0
+            self._drop()
+
+    def _drop(self):
+        # Under the lock.
+        self._tables.clear()
+        self._held = 0
 
     @property
     def held(self):
@@ -69,13 +73,12 @@ class SouthTables:
 
     def get(self, n, config, which, rows):
         """The table of south rows ``rows`` (an int mask) in role ``which``
-        (``SE`` or ``SW``) of configuration ``config`` (a
-        :class:`parqueens.join.configs.Config`) of board size ``n``."""
+        (``SE`` or ``SW``) of configuration ``config`` (one of
+        :func:`parqueens.join.configs.configs`) of board size ``n``."""
         key = (config.name, which, rows)
         with self._lock:
             if n != self._n:
-                self._tables.clear()
-                self._held = 0
+                self._drop()
                 self._n = n
             table = self._tables.get(key)
             if table is not None:
