@@ -11,10 +11,12 @@ from hypothesis import strategies as st
 from parqueens.join.match import (
     PAD_WORDS,
     REKEY_PAIRS,
+    _thin,
     count_sides,
     key_tables,
     rekey,
     rekey_sides,
+    visit_cycles,
     workspace,
 )
 
@@ -213,3 +215,67 @@ def test_vector_buffers_start_on_a_cache_line():
             _, _, ws = workspace(east, west)
             assert [ws[k].ctypes.data % 64 for k in vectors] == [0] * len(vectors)
             assert len(ws[0]) == max(east, west) + PAD_WORDS
+
+
+@pytest.mark.parametrize(("nb", "sub"), [(8, 4), (1024, 4), (1024, 1000), (4096, 16)])
+def test_a_sample_keeps_whole_buckets(nb, sub):
+    # The words of a kept bucket stay together (their set-up per window is
+    # paid as in the count), the others' bounds are empty; at least 32 of
+    # the buckets holding words are kept; the scale is those held over kept.
+    rng = np.random.default_rng(nb + sub)
+    sizes = rng.integers(0, 5, 4 * nb) * rng.integers(0, 2, 4 * nb)
+    cq = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    items = np.arange(cq[-1], dtype=np.uint64)
+    bounds = cq.copy()
+    tables = np.concatenate(([0], np.cumsum(rng.integers(1, 9, nb)))).astype(np.int64)
+    meets = np.empty(nb, np.int64)
+    out, scale = _thin(items, cq, tables, nb, sub, 7, np.empty_like(items), meets)
+    full = kept = 0
+    at = 0
+    for i in range(nb):
+        lo, hi = 4 * i, 4 * i + 4
+        had = bounds[hi] > bounds[lo]
+        full += had
+        if cq[hi] > cq[lo]:
+            kept += 1
+            for j in range(lo, hi):
+                assert (out[cq[j] : cq[j + 1]] == items[bounds[j] : bounds[j + 1]]).all()
+        assert cq[lo] == at and all(cq[j] <= cq[j + 1] for j in range(lo, hi))
+        at = cq[hi]
+    assert kept >= min(full, 32 * 0.5) and kept < full or sub == 1 or full < 64
+    # the pairs a bucket may meet: its words times the table words of the
+    # buckets whose keys are disjoint from its own
+    share = (
+        [
+            (bounds[4 * i + 4] - bounds[4 * i])
+            * sum(int(tables[j + 1] - tables[j]) for j in range(nb) if i & j == 0)
+            for i in range(nb)
+        ]
+        if nb <= 1024
+        else None
+    )
+    if share is not None:
+        held = sum(share[i] for i in range(nb) if cq[4 * i + 4] > cq[4 * i])
+        assert scale == pytest.approx(sum(share) / held)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_sampled_count_scaled_is_near_the_count(seed):
+    # A sample's pairs, scaled as its visits' cycles are, come near the
+    # count's (the buckets are kept by a hash of their keys, none favoured).
+    rng = np.random.default_rng(seed)
+    real = 40
+    east = _words(rng, 200_000, real, 0.3)
+    west = _words(rng, 50_000, real, 0.3, above=True)
+    qb = np.array((0, 50_000, 50_000, 50_000, 50_000))
+    weights = np.array((1, 0, 0, 0))
+    P, Q, ws = workspace(len(east), len(west))
+    P[: len(east)] = east
+    Q[: len(west)] = west
+    expected = count_sides(P, len(east), Q, qb, weights, real, ws)
+    whole = [int(c) for c in visit_cycles(ws)]
+    assert whole[0] == whole[1] > 0
+    sampled = count_sides(P, len(east), Q, qb, weights, real, ws, 4)
+    scaled, spent = (int(c) - w for c, w in zip(visit_cycles(ws), whole, strict=True))
+    assert 0 < spent < scaled
+    assert 0.85 < sampled * scaled / spent / expected < 1.15

@@ -300,18 +300,6 @@ def test_memory_bound_past_21():
     assert join_memory(22, jobs=2) < join_memory(22, jobs=4)
 
 
-@pytest.mark.parametrize("parts", [(0.02, 0.3, 5.0), (0, 1.0, 0), (0.5, 0, 2.0), (0, 0, 0)])
-@pytest.mark.parametrize("stride", [2, 8, 64])
-def test_a_row_sets_time_is_extrapolated_from_two_strides(parts, stride):
-    # C does not shrink with the stride (the south tables), X shrinks with it,
-    # the matching M with its square, timed apart: two timings give back
-    # C + X + M.
-    c, x, m = parts
-    matching = [m / (k * stride) ** 2 for k in (1, 2)]
-    times = [c + x / (k * stride) + t for k, t in zip((1, 2), matching, strict=True)]
-    assert rowsets._extrapolate(times, matching, stride) == pytest.approx(c + x + m)
-
-
 def test_the_matching_is_timed_apart():
     """A sampled row set's matching, counted by the processor's cycles, is
     a share of its time: more than nothing, less than the whole."""
@@ -419,7 +407,7 @@ def test_chunks_of_a_long_count_hold_seconds():
     largest = max(rowsets.work_seconds(u.work) for u in units)
     seconds = [rowsets.work_seconds(sum(u.work for u in c)) for c in chunks]
     assert max(seconds) <= rowsets.CHUNK_SECONDS + largest
-    assert len(chunks) > 20 * 32
+    assert len(chunks) >= sum(seconds) / (rowsets.CHUNK_SECONDS + largest) > 200
 
 
 @settings(max_examples=60, deadline=None)

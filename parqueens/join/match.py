@@ -572,14 +572,77 @@ def _sort_sides(P, n_p, Q, qb, real, K, kmax, ws):
 
 
 @njit(cache=True, nogil=True)
-def count_pairs(P, n_p, Q, qb, weights, real, ws):
+def _thin(items, cq, cp, nb, sub, seed, out, meets):
+    """The words of about one bucket in ``sub`` of ``items`` (sorted into
+    ``nb`` buckets of 4 classes, their bounds ``cq[: 4 nb + 1]``, from 0),
+    each bucket kept or not by a hash of its key and ``seed``, copied into
+    ``out`` (may be ``items``), the bounds rewritten (the others' empty);
+    one in fewer where that would keep under 32 of the buckets that hold
+    words.  Whole buckets, not every ``sub``-th word: a bucket's visits cost
+    a set-up per window and run of groups besides its words' own (a
+    word-by-word sample was 2 to 7 times slow at ``sub`` 32 to 256).
+
+    Returns ``(out, scale)``: the kept buckets' share of the visits is
+    taken as their share of the pairs they may meet (a bucket's words times
+    the table side's words in the buckets disjoint from its key, ``cp`` its
+    bounds, summed over subsets in ``meets``), ``scale`` its inverse: a
+    ratio estimate, where the buckets' own shares vary a thousandfold
+    (keys of few bits meet most of the tables)."""
+    full = 0
+    for i in range(nb):
+        if cq[4 * i + 4] > cq[4 * i]:
+            full += 1
+        meets[i] = cp[i + 1] - cp[i]
+    bit = 1
+    while bit < nb:
+        for m in range(nb):
+            if m & bit:
+                meets[m] += meets[m ^ bit]
+        bit <<= 1
+    sub = max(1, min(sub, full // 32))
+    m = 0
+    kept = 0
+    whole = 0.0
+    held = 0.0
+    for i in range(nb):
+        x = (np.uint64(i) + np.uint64(seed)) * np.uint64(0x9E3779B97F4A7C15)
+        x ^= x >> np.uint64(29)
+        x *= np.uint64(0xBF58476D1CE4E5B9)
+        x ^= x >> np.uint64(32)
+        keep = x % np.uint64(sub) == _ZERO
+        share = float(cq[4 * i + 4] - cq[4 * i]) * float(meets[(nb - 1) ^ i])
+        whole += share
+        if keep:
+            held += share
+        for c in range(4):
+            j = 4 * i + c
+            lo = cq[j]
+            hi = cq[j + 1]
+            cq[j] = kept
+            if keep:
+                for k in range(lo, hi):
+                    out[m] = items[k]
+                    m += 1
+                kept = m
+    cq[4 * nb] = kept
+    return out, whole / held if held > 0.0 else 0.0
+
+
+@njit(cache=True, nogil=True)
+def count_pairs(P, n_p, Q, qb, weights, real, ws, sub=1):
     """The weighted number of disjoint (east, west) word pairs.
 
     ``P[:n_p]``: east words (``P`` has room for ``PAD_WORDS`` more), which make the
     tables; ``Q``: west words, class ``c`` at ``qb[c]:qb[c + 1]``, each pair
     with one counting ``weights[c]``; ``real``: the words' bits that can be
     set, the key bits on top of them, the best highest; ``ws``: workspace
-    (see :func:`workspace`).
+    (see :func:`workspace`).  ``sub`` > 1: a sample, not a count: every
+    choice is made for the whole sides, then only the words of about one
+    bucket in ``sub`` of the side streaming by visit the groups
+    (:func:`_thin`), each bucket's visits as in the count, and the
+    workspace's clock gains their cycles scaled to all the buckets (sides
+    thinned before the choices, as estimates did, chose fewer key bits and
+    narrower chunks and visited more groups a pair: 2 to 5 times slower).
     """
     pbuf, qbuf, tab, planes, hp, hq, cp, cq, offs, clock, masks = ws
     kmax = 0
@@ -591,6 +654,9 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
     if kmax > 0 and (n_p + _GP - 1) // _GP * qb[4] > _SORT_COST * (n_p + qb[4]):
         K = _key_bits(P, n_p, Q, qb, weights, real, kmax, hp, hq, cp, cq)
     pat, items = _sort_sides(P, n_p, Q, qb, real, K, kmax, ws)
+    scale = 1.0
+    if sub > 1:
+        items, scale = _thin(items, cq, cp, 1 << K, sub, n_p + qb[4], ws[1], hp)
     # The key's bits are disjoint bucket by bucket: only those below it are
     # matched (in 4 chunks at least, as _match does).
     width = CHUNK_BITS
@@ -610,7 +676,7 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
             break
         K1 += 1
     # The cycles of the visits (the windows' time less their tables'): an
-    # estimate scales them apart (they shrink with the square of a stride).
+    # estimate scales them apart (a sample's visits are a share of them).
     began = cycles()
     total = 0
     for p in range(1 << K1):
@@ -649,7 +715,9 @@ def count_pairs(P, n_p, Q, qb, weights, real, ws):
                 if ih == 0:
                     break
                 ih = (ih - 1) & comp
-    clock[0] += cycles() - began
+    spent = cycles() - began
+    clock[0] += spent if sub == 1 else np.uint64(float(spent) * scale)
+    clock[1] += spent
     return total
 
 
@@ -702,7 +770,7 @@ def _visit(tab, offs, masks, items, cp, cq, weights, i, p, L, t, g0, g1, chunks,
 
 
 @njit(cache=True, nogil=True)
-def count_sides(P, n_p, Q, qb, weights, real, ws):
+def count_sides(P, n_p, Q, qb, weights, real, ws, sub=1):
     """:func:`count_pairs` with the larger side making the chunk tables: a
     west class with more words than the east side is matched on its own,
     its words as the tables and the east words streaming by; the other
@@ -711,7 +779,7 @@ def count_sides(P, n_p, Q, qb, weights, real, ws):
     the larger side fills the sieve's buckets, and its groups are loaded
     once for more words.  ``Q`` needs room for ``PAD_WORDS`` after ``qb[4]``
     (a class made into tables reads past its end); neither side is
-    changed."""
+    changed.  ``sub``: as in :func:`count_pairs`."""
     swapped = 0
     for c in range(4):
         if weights[c] != 0 and qb[c + 1] - qb[c] > n_p:
@@ -725,7 +793,7 @@ def count_sides(P, n_p, Q, qb, weights, real, ws):
         elif rest[c] != 0 and qb[c + 1] > qb[c]:
             others = True
     if others:
-        total += count_pairs(P, n_p, Q, qb, rest, real, ws)
+        total += count_pairs(P, n_p, Q, qb, rest, real, ws, sub)
     if swapped:
         ends = np.full(5, n_p, np.int64)
         ends[0] = 0
@@ -733,15 +801,17 @@ def count_sides(P, n_p, Q, qb, weights, real, ws):
         for c in range(3, -1, -1):
             if (swapped >> c) & 1:
                 one[0] = weights[c]
-                total += count_pairs(Q[qb[c] :], qb[c + 1] - qb[c], P, ends, one, real, ws)
+                total += count_pairs(Q[qb[c] :], qb[c + 1] - qb[c], P, ends, one, real, ws, sub)
     return total
 
 
 @njit(cache=True, nogil=True)
 def visit_cycles(ws):
-    """The processor cycles that the matching of workspace ``ws`` has spent
-    in visits, its tables' making left out (see :func:`count_pairs`)."""
-    return ws[9][0]
+    """The processor cycles of the visits of workspace ``ws``'s matching,
+    its tables' making left out (see :func:`count_pairs`): uint64, shape
+    (2,), those a count would spend (in a sample, scaled to all its
+    buckets) and those spent."""
+    return ws[9]
 
 
 @njit(cache=True, nogil=True)
@@ -774,7 +844,7 @@ def workspace(max_east, max_west):
         np.zeros((1 << KMAX) + 1, np.int64),
         np.zeros((4 << KMAX) + 1, np.int64),
         np.zeros(_WINDOW + 1, np.uint64),
-        np.zeros(1, np.uint64),
+        np.zeros(2, np.uint64),
         _aligned(_GW * (_WINDOW + 1)),
     )
     return P, Q, ws

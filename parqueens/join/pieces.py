@@ -385,15 +385,14 @@ def count_rowsets(
     south-east table at ``2 (e - lo)``, its south-west one after it, as
     :func:`south_table` makes them; never changed).  Half-boards are made and matched in
     blocks of at most ``limit`` words a side.  ``stride`` 1 counts exactly;
-    a larger one makes only every ``stride``-th row of half-boards on each
-    side, in blocks of ``limit / stride`` words, so that the blocks are as
-    many as in the exact count and each part of the work shrinks by
-    ``stride`` (making words, chunk tables) or ``stride**2`` (matching): the
-    timed samples of an estimate, whose counts mean nothing; ``clock[0]``
-    (uint64) gains the processor cycles of the matching proper (the words'
-    visits of the groups, :func:`parqueens.join.match.count_pairs`), which
-    the estimate scales apart.  Returns -1 if ``stop[0]`` was set meanwhile
-    (read before each row set and each block).
+    a larger one does all the work of the count but the matching's visits,
+    made by about one bucket in ``stride`` of the side streaming by
+    (:func:`parqueens.join.match.count_pairs`' ``sub``): the timed samples
+    of an estimate, whose counts mean nothing; ``clock`` (uint64, shape
+    (2,)) gains the processor cycles of the visits as the count would spend
+    them (in a sample, scaled) and as spent (:func:`visit_cycles`).
+    Returns -1 if ``stop[0]`` was set meanwhile (read before each row set
+    and each block).
     """
     subs, subs_at = subsets(h)
     size = np.int64(1) << h
@@ -420,7 +419,6 @@ def count_rowsets(
         longest = max(longest, e_ranges[i, 2] - e_ranges[i, 0])
     for i in range(nw):
         longest = max(longest, w_ranges[i, 2] - w_ranges[i, 0])
-    limit = max(1024, limit // stride)
     P, Q, ws = workspace(limit + longest, limit + longest + 256)
     east_weights = np.array([1, 0, 0, 0], np.int64)
     es = np.zeros(4, np.int64)
@@ -432,7 +430,6 @@ def count_rowsets(
     # serve every row set of the unit).
     ne_words = np.empty_like(ne_table[3])
     nw_words = np.empty_like(nw_table[3])
-    sample = stride * KEY_STRIDE
     total = 0
     for e in range(lo, hi):
         if stop[0] != 0:
@@ -445,12 +442,14 @@ def count_rowsets(
         es[:] = 0
         wst[:] = 0
         n_s = _fill(
-            ne_table, se_table, e_ranges, e_south, ne, east_weights, 1, es, P, qe, limit, sample
+            ne_table, se_table, e_ranges, e_south, ne, east_weights, 1, es, P, qe, limit, KEY_STRIDE
         )
-        _fill(nw_table, sw_table, w_ranges, w_south, nw, weights[e], 4, wst, Q, qb, limit, sample)
+        _fill(
+            nw_table, sw_table, w_ranges, w_south, nw, weights[e], 4, wst, Q, qb, limit, KEY_STRIDE
+        )
         north_e = ne_table
         north_w = nw_table
-        if n_s > 0 and qb[4] > 0 and key_tables(P, n_s, Q, qb[4], real, tables, sample):
+        if n_s > 0 and qb[4] > 0 and key_tables(P, n_s, Q, qb[4], real, tables, KEY_STRIDE):
             north_e = _rekeyed(ne_table, ne_words, tables, real)
             north_w = _rekeyed(nw_table, nw_words, tables, real)
             se_table = _rekeyed(se_table, np.empty_like(se_table[3]), tables, real)
@@ -459,7 +458,7 @@ def count_rowsets(
         held = False  # the west words all in one block: made once a row set
         while es[0] < 1:
             n_p = _fill(
-                north_e, se_table, e_ranges, e_south, ne, east_weights, 1, es, P, qe, limit, stride
+                north_e, se_table, e_ranges, e_south, ne, east_weights, 1, es, P, qe, limit, 1
             )
             if n_p == 0:
                 break
@@ -482,15 +481,17 @@ def count_rowsets(
                         Q,
                         qb,
                         limit,
-                        stride,
+                        1,
                     )
                     held = first and wst[0] == 4
                     first = False
                 if qb[4] > 0:
-                    total += count_sides(P, n_p, Q, qb, weights[e], real, ws)
+                    total += count_sides(P, n_p, Q, qb, weights[e], real, ws, stride)
                 if wst[0] == 4:
                     break
-    clock[0] += visit_cycles(ws)
+    spent = visit_cycles(ws)
+    clock[0] += spent[0]
+    clock[1] += spent[1]
     return total
 
 

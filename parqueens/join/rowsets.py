@@ -13,10 +13,10 @@ estimated from the row sets' sizes, themselves from Knuth's estimator,
 seeded: the same plan every run) and splits a unit whose row sets hold more
 than ``1 / CUT`` of the modelled work into slices of about that much.  The
 time of a count (:func:`sampled_estimate`) is measured: random row sets,
-drawn in proportion to their modelled work, counted here on a sample of
-their half-boards (:func:`parqueens.join.pieces.count_rowsets` with a
-stride), each timed twice to separate the work that shrinks with the
-stride from the matching, which shrinks with its square.
+drawn in proportion to their modelled work, counted here with all their
+half-boards made, sorted and made into tables as in the count, and a
+sample of the matcher's buckets visiting them, their time scaled by the
+matcher (:func:`parqueens.join.pieces.count_rowsets` with a stride).
 """
 
 import functools
@@ -51,9 +51,11 @@ MIN_SAMPLES = 6
 #: A sampled row set's modelled time, below which it is counted whole.
 _WHOLE_SECONDS = 0.3
 #: Nanoseconds of this project's 2-vCPU machine per unit of the cost model
-#: (measured on 2026-12-05: 0.054 s for a row set of 6.5e9 at n = 22, 5.2 s
-#: for 4.7e11 at n = 24; only used to choose a sample's stride).
-_NS_PER_WORK = 0.01
+#: (n = 22's whole count on 2026-12-06: 3,303 CPU-s for 1.18e15; the
+#: model leans the other way as n grows: 0.0008 at 24, 0.0005 at 26 by
+#: the sampled estimates; only used to cut chunks and choose a sample's
+#: stride).
+_NS_PER_WORK = 0.0025
 #: A chunk of row-set units run at once holds at most about this many
 #: seconds of their modelled work, so that an interrupted count keeps what
 #: finished within seconds (n = 22 with 2 jobs had chunks of 1/32 of the
@@ -63,8 +65,9 @@ CHUNK_SECONDS = 10.0
 
 def work_seconds(work):
     """Seconds of this project's machine for ``work`` units of the row-set
-    cost model (:attr:`JoinUnit.work` past n = 21; the scale of a sample's
-    stride, rough: within 2 times)."""
+    cost model (:attr:`JoinUnit.work` past n = 21; the scale of chunks and
+    of a sample's stride, rough: right at n = 22, 3 to 5 times high at 24 to
+    26)."""
     return work * _NS_PER_WORK * 1e-9
 
 
@@ -152,7 +155,7 @@ def count_units(n, units, stop, tables=None):
     :class:`parqueens.join.south.SouthTables` to take the south tables
     from (None: the process's)."""
     tables = process_tables() if tables is None else tables
-    clock = np.zeros(1, np.uint64)
+    clock = np.zeros(2, np.uint64)
     results = []
     for u in units:
         count = _count_unit(u, None, 1, stop, clock, tables)
@@ -200,37 +203,23 @@ def _count_unit(unit, rowsets, stride, stop, clock, tables, limit=LIMIT):
 
 
 def _time_rowset(unit, e, stride, stop, rowsets=1):
-    """Thread seconds of counting row set ``e`` of ``unit`` with ``stride``
-    (with ``rowsets=0``, of the unit's set-up alone: its north tables and
-    buffers), and the seconds of them spent matching (the share of the
-    call's processor cycles that its ``clock`` counted).  Its south tables
-    are made here, as a process that has none kept makes them."""
-    clock = np.zeros(1, np.uint64)
+    """Thread seconds that counting row set ``e`` of ``unit`` takes (with
+    ``rowsets=0``, its set-up alone: its north tables and buffers), timed
+    on a sample of its visits with ``stride`` > 1 (all the rest made as in
+    the count, the visits' cycles scaled by the matcher:
+    :func:`parqueens.join.pieces.count_rowsets`), and the seconds of them
+    spent in visits.  Its south tables are made here, as a process that has
+    none kept makes them."""
+    clock = np.zeros(2, np.uint64)
     start = time.thread_time()
     began = cycle_count()
     _count_unit(unit, (e, e + rowsets), stride, stop, clock, SouthTables(budget=0))
     cycles = int(cycle_count() - began)
     spent = time.thread_time() - start
-    share = min(int(clock[0]) / cycles, 1.0) if cycles > 0 else 0.0
-    return spent, spent * share
-
-
-def _extrapolate(times, matching, stride):
-    """A row set's whole time from its times ``(t1, t2)`` with strides ``s``
-    and ``2 s``, of which ``(m1, m2)`` matching.  The matching scales with
-    the pairs, ``s**2``.  The rest is taken as ``C + X / s``: ``C`` does
-    not shrink with the stride (the south tables), ``X`` shrinks with it
-    (making words, sorting them, chunk tables); with ``u = X / s``,
-    ``r1 - r2 = u / 2`` (kept within what ``r1`` allows: the timings are
-    noisy).  Returns ``C + s u + s**2 m``, ``m`` the mean of ``m1`` and
-    ``4 m2``."""
-    (t1, t2), (m1, m2) = times, matching
-    r1 = max(t1 - m1, 0.0)
-    r2 = max(t2 - m2, 0.0)
-    u = min(max(2.0 * (r1 - r2), 0.0), r1)
-    c = r1 - u
-    m = (m1 + 4.0 * m2) / 2.0
-    return c + stride * u + stride**2 * m
+    if cycles <= 0:
+        return spent, 0.0
+    scaled, visits = (spent * int(c) / cycles for c in clock)
+    return spent - visits + scaled, scaled
 
 
 def _mean_range(values, seed):
@@ -250,15 +239,17 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
 
     Row sets are drawn in proportion to their modelled work (a unit by its
     work, then a row set of it), and each is counted here: whole when its
-    model says it takes under 0.3 s, else on every ``s``-th half-board of
-    each side (:func:`parqueens.join.pieces.count_rowsets`) twice, with
-    ``s`` and ``2 s``: the matching, timed apart by the processor's cycle
-    counter, shrinks with ``s**2``, and the two times of the rest separate
-    its part that does not shrink with ``s`` (the south tables) from the
-    part that does (making words, sorting, chunk tables) (:func:`_extrapolate`;
-    it was three strides and a second difference of whole times, whose
-    noise the ``s**2`` multiplied: n = 27's estimate differed 4.5 times
-    between two runs minutes apart).  Each time over its row set's
+    model says it takes under 0.3 s, else with every part of the work done
+    as in the count (the words made and sorted, the key bits and the
+    sieve's choices made for the whole sides, the tables made) but the
+    matcher's visits, made by about one bucket in ``s`` of the side
+    streaming by and scaled to all of them by the processor's cycle counter
+    (:func:`parqueens.join.pieces.count_rowsets` with a stride).  Until
+    2026-12-06 both sides were thinned to every ``s``-th half-board, the
+    matching scaled by ``s**2``: thinned sides choose fewer key bits and
+    narrower chunks, and a pair cost 2 to 5 times its count's (at n = 26
+    the estimate was 6 times a whole count; now row sets counted whole
+    and sampled agree within 15 %).  Each time over its row set's
     probability is an unbiased estimate of the whole; their mean is the
     estimate, its range that of the mean over resamples (:func:`_mean_range`).  A
     unit's set-up (its north tables and buffers, made once for its row
@@ -307,16 +298,11 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
         e = lo + int(rng.choice(hi - lo, p=mine / mine.sum()))
         model = float(per[e])
         stride = 1
-        while model * _NS_PER_WORK * 1e-9 / stride**2 > _WHOLE_SECONDS:
+        while work_seconds(model) / stride > _WHOLE_SECONDS:
             stride *= 2
         # A unit's set-up is made once for all its row sets: timed apart.
-        setup = _time_rowset(unit, e, stride, stop, rowsets=0)[0]
-        if stride == 1:
-            spent = max(_time_rowset(unit, e, 1, stop)[0] - setup, 0.0)
-        else:
-            timed = [_time_rowset(unit, e, k * stride, stop) for k in (1, 2)]
-            times = [max(t - setup, 0.0) for t, _ in timed]
-            spent = _extrapolate(times, [m for _, m in timed], stride)
+        setup = _time_rowset(unit, e, 1, stop, rowsets=0)[0]
+        spent = max(_time_rowset(unit, e, stride, stop)[0] - setup, 0.0)
         values.append(spent * total / model)
         setups.append(setup)
     if not values:
