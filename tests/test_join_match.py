@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from parqueens.join.match import (
     PAD_WORDS,
     REKEY_PAIRS,
+    SAMPLE_BUCKETS,
     _thin,
     count_sides,
     key_tables,
@@ -220,7 +221,7 @@ def test_vector_buffers_start_on_a_cache_line():
 @pytest.mark.parametrize(("nb", "sub"), [(8, 4), (1024, 4), (1024, 1000), (4096, 16)])
 def test_a_sample_keeps_whole_buckets(nb, sub):
     # The words of a kept bucket stay together (their set-up per window is
-    # paid as in the count), the others' bounds are empty; at least 32 of
+    # paid as in the count), the others' bounds are empty; at least SAMPLE_BUCKETS of
     # the buckets holding words are kept; the scale is those held over kept.
     rng = np.random.default_rng(nb + sub)
     sizes = rng.integers(0, 5, 4 * nb) * rng.integers(0, 2, 4 * nb)
@@ -242,7 +243,8 @@ def test_a_sample_keeps_whole_buckets(nb, sub):
                 assert (out[cq[j] : cq[j + 1]] == items[bounds[j] : bounds[j + 1]]).all()
         assert cq[lo] == at and all(cq[j] <= cq[j + 1] for j in range(lo, hi))
         at = cq[hi]
-    assert kept >= min(full, 32 * 0.5) and kept < full or sub == 1 or full < 64
+    thinned = max(1, min(sub, full // SAMPLE_BUCKETS))
+    assert kept == full if thinned == 1 else full / thinned / 2 <= kept < full
     # the pairs a bucket may meet: its words times the table words of the
     # buckets whose keys are disjoint from its own
     share = (

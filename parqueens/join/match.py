@@ -105,6 +105,11 @@ _TABLE_COST = 300.0
 _SORT_COST = 1.5
 #: A word's set-up for a run of groups (its chunk offsets), in visits.
 _ITEM_COST = 1.0
+#: A sampled count (:func:`count_pairs`' ``sub``) keeps at least about
+#: this many of the buckets holding words (with 8, three row sets of n = 28
+#: were estimated 1.3 to 1.45 times what 32 said: a ratio over a few
+#: buckets whose shares differ a thousandfold leans high).
+SAMPLE_BUCKETS = 32
 #: A row set chooses its own key bits (:func:`key_tables`) where its pairs
 #: are at least this many times its words (rewriting a word costs about
 #: what its share of the matching saves there), from a sample of
@@ -577,8 +582,8 @@ def _thin(items, cq, cp, nb, sub, seed, out, meets):
     ``nb`` buckets of 4 classes, their bounds ``cq[: 4 nb + 1]``, from 0),
     each bucket kept or not by a hash of its key and ``seed``, copied into
     ``out`` (may be ``items``), the bounds rewritten (the others' empty);
-    one in fewer where that would keep under 32 of the buckets that hold
-    words.  Whole buckets, not every ``sub``-th word: a bucket's visits cost
+    one in fewer where that would keep under :data:`SAMPLE_BUCKETS` of the
+    buckets that hold words.  Whole buckets, not every ``sub``-th word: a bucket's visits cost
     a set-up per window and run of groups besides its words' own (a
     word-by-word sample was 2 to 7 times slow at ``sub`` 32 to 256).
 
@@ -599,7 +604,7 @@ def _thin(items, cq, cp, nb, sub, seed, out, meets):
             if m & bit:
                 meets[m] += meets[m ^ bit]
         bit <<= 1
-    sub = max(1, min(sub, full // 32))
+    sub = max(1, min(sub, full // SAMPLE_BUCKETS))
     m = 0
     kept = 0
     whole = 0.0
