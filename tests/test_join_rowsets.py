@@ -121,10 +121,10 @@ def test_slices_of_a_unit_sum_to_the_unit():
     assert sum(_count(n, parts)) == whole == count_join_units(n, [unit])[0] > 0
 
 
-def _row_set(n, unit, e, limit):
+def _row_set(n, unit, e, limit, stride=1, clock=None):
     stop = np.zeros(1, np.uint8)
-    clock = np.zeros(1, np.uint64)
-    return rowsets._count_unit(unit, (e, e + 1), 1, stop, clock, SouthTables(), limit)
+    clock = np.zeros(2, np.uint64) if clock is None else clock
+    return rowsets._count_unit(unit, (e, e + 1), stride, stop, clock, SouthTables(), limit)
 
 
 @pytest.mark.parametrize("n", [18, 19])
@@ -298,6 +298,22 @@ def test_memory_bound_past_21():
     for n in range(24, 28):
         assert join_memory(n, jobs=2) <= 4 * 2**30
     assert join_memory(22, jobs=2) < join_memory(22, jobs=4)
+
+
+def test_a_sample_scales_the_visits_and_blocks_it_left_out():
+    # Counted exactly, the visits' cycles as a count spends them are those
+    # spent; in a sample (stride 4) of a row set in several east blocks of
+    # 1,024 words, more: the buckets and the east blocks it left out.
+    units = rowsets.plan_units(22)
+    unit = units[0]
+    e = unit.rowsets[0]
+    whole = np.zeros(2, np.uint64)
+    count = _row_set(22, unit, e, 1 << 22, 1, whole)
+    assert whole[0] == whole[1] > 0
+    assert _row_set(22, unit, e, 1024) == count > 0
+    sampled = np.zeros(2, np.uint64)
+    assert 0 < _row_set(22, unit, e, 1024, 4, sampled) < count
+    assert sampled[0] > 2 * sampled[1] > 0
 
 
 def test_the_matching_is_timed_apart():

@@ -583,9 +583,10 @@ def _thin(items, cq, cp, nb, sub, seed, out, meets):
     each bucket kept or not by a hash of its key and ``seed``, copied into
     ``out`` (may be ``items``), the bounds rewritten (the others' empty);
     one in fewer where that would keep under :data:`SAMPLE_BUCKETS` of the
-    buckets that hold words.  Whole buckets, not every ``sub``-th word: a bucket's visits cost
-    a set-up per window and run of groups besides its words' own (a
-    word-by-word sample was 2 to 7 times slow at ``sub`` 32 to 256).
+    buckets that hold words.  Whole buckets, not every ``sub``-th word: a
+    bucket's visits cost a set-up per window and run of groups besides its
+    words' own (a word-by-word sample was 2 to 7 times slow at ``sub`` 32
+    to 256).
 
     Returns ``(out, scale)``: the kept buckets' share of the visits is
     taken as their share of the pairs they may meet (a bucket's words times

@@ -397,6 +397,8 @@ def count_rowsets(
     Returns -1 if ``stop[0]`` was set meanwhile (read before each row set
     and each block).
     """
+    if clock.shape[0] < 2:
+        raise ValueError("count_rowsets: clock needs 2 entries")
     subs, subs_at = subsets(h)
     size = np.int64(1) << h
     bs = np.empty(size, np.int64)
@@ -474,8 +476,8 @@ def count_rowsets(
             blocks += 1
             words += n_p
             # A sample matches one east block in ``stride``: the west blocks
-            # are made and matched again for each (n = 28: 60 % of a
-            # sample's time with its visits sampled).  The others' cost is
+            # are made and matched again for each (n = 28: up to half of
+            # a sample's time with its visits sampled).  The others' cost is
             # taken as the matched ones' per word (the last block is short).
             if (blocks - 1) % stride != 0:
                 continue
