@@ -60,6 +60,16 @@ def check_share(value, name):
     return float(value)
 
 
+def check_seconds(value, name):
+    """``value`` as a float of seconds, finite and at least 0;
+    ``TypeError``/``ValueError`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number of seconds, got {type(value).__name__}")
+    if not 0 <= value < float("inf"):
+        raise ValueError(f"{name} must be a finite number of seconds, at least 0, got {value!r}")
+    return float(value)
+
+
 # A decimal number in ASCII digits (float() would take other scripts' digits).
 _NUMBER = re.compile(r"\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*", re.ASCII)
 

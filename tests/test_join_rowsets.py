@@ -333,6 +333,28 @@ def test_sampled_estimate_has_a_range():
     assert 3600 / 8 < e["core_seconds"] < 3600 * 60
 
 
+def test_a_sampled_estimate_refuses_units_it_cannot_measure():
+    """Units of another size, none, or not units at all, and seconds that
+    are no duration, are refused in one line before anything is measured."""
+    units = rowsets.plan_units(22)
+    for bad, error in [
+        ([JoinUnit(23, u.config, u.rows, u.rowsets) for u in units[:3]], ValueError),
+        ([], ValueError),
+        ([1, 2], TypeError),
+    ]:
+        with pytest.raises(error) as exc:
+            join_sampled_estimate(22, 2, units=bad, seconds=0)
+        assert "\n" not in str(exc.value)
+    for seconds, error in [(-1, ValueError), (float("nan"), ValueError), ("x", TypeError)]:
+        with pytest.raises(error, match="seconds"):
+            join_sampled_estimate(22, 2, units=units, seconds=seconds)
+
+
+def test_a_sampled_estimate_stopped_before_a_sample_is_none():
+    e = join_sampled_estimate(22, 2, units=rowsets.plan_units(22), stop=np.ones(1, np.uint8))
+    assert e["samples"] == 0 and np.isnan(e["seconds"]) and np.isnan(e["core_seconds"])
+
+
 def test_an_estimates_range_stays_positive_with_few_far_samples():
     """Six samples, one 100 times the others (as at n = 26): the mean minus
     two standard errors is negative; the resampled range is not, and holds
@@ -351,7 +373,8 @@ def test_estimate_on_the_command_line(cli, monkeypatch):
     r = cli("count", 23, "--estimate", "--jobs", 1000)
     assert r.returncode == 0, r.stderr
     assert "estimate for n = 23: about" in r.stdout and " to " in r.stdout
-    assert "row sets of its 114272 units" in r.stdout
+    drawn = r"\d+ row sets drawn from its 114,272 units, counted here in \d+ s: [\d,.]+ core-hours"
+    assert re.search(drawn, r.stdout)
     # the time on the cores asked for, with its range
     assert re.search(r"on 1000 cores like these about [^,]+, [^,]+ to [^)]+\)$", r.stdout.strip())
     r = cli("count", 22, "--estimate", "--json")

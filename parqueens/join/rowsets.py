@@ -267,20 +267,27 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
     seed : int
         The draw's seed.
     stop : numpy.ndarray or None
-        As in :func:`count_units`: once set, the estimate returns early.
+        As in :func:`count_units`: once set, the estimate returns early, on
+        the samples made so far.
 
     Returns
     -------
     dict
         ``core_seconds``, ``low``, ``high`` (seconds of one core of this
-        machine), ``samples`` (row sets measured), ``sample_seconds``.
+        machine; NaN if ``stop`` was set before the first sample),
+        ``samples`` (row sets measured), ``sample_seconds``.
+
+    Raises
+    ------
+    ValueError
+        If ``units`` is empty or has no modelled work.
     """
     stop = np.zeros(1, np.uint8) if stop is None else stop
     rng = np.random.default_rng(seed)
     work = np.array([u.work for u in units])
     total = float(work.sum())
     if not units or total <= 0:
-        return {"core_seconds": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "sample_seconds": 0.0}
+        raise ValueError("sampled_estimate: no units with work to sample")
     h = n // 2
     sizes = _sizes(h)
     per = np.empty(1 << h)
@@ -305,8 +312,9 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
         spent = max(_time_rowset(unit, e, stride, stop)[0] - setup, 0.0)
         values.append(spent * total / model)
         setups.append(setup)
-    if not values:
-        return {"core_seconds": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "sample_seconds": 0.0}
+    if not values:  # stopped before the first: no estimate
+        nan = float("nan")
+        return {"core_seconds": nan, "low": nan, "high": nan, "samples": 0, "sample_seconds": 0.0}
     setup = float(np.mean(setups)) * len(units)
     mean = float(np.mean(values)) + setup
     low, high = _mean_range(np.array(values), seed)

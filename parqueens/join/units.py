@@ -85,7 +85,7 @@ import weakref
 
 import numpy as np
 
-from ..checks import check_n
+from ..checks import check_n, check_seconds
 from ..names import JOIN_MAX_N, JOIN_MIN_N
 from . import rowsets
 from .configs import JoinUnit, configs
@@ -246,6 +246,21 @@ def _plan_sizes(n, config):
     return role_counts(n, n // 2, _quadrants(n // 2), config.fixed, False)
 
 
+def _check_units(n, units):
+    """The configurations of n by name, once every unit is checked to be a
+    :class:`JoinUnit` of board size ``n`` (``TypeError``, ``ValueError``)."""
+    h = n // 2
+    by_name = {c.name: c for c in configs(n)}
+    for u in units:
+        if not isinstance(u, JoinUnit):
+            raise TypeError(f"units must be JoinUnit, got {type(u).__name__}")
+        if u.n != n or u.config not in by_name or not 0 <= u.rows < 1 << h:
+            raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
+        if u.rowsets and n < rowsets.ROWSET_MIN_N:
+            raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
+    return by_name
+
+
 def count_join_units(n, units, stop=None):
     """Count work units in this thread (the kernels release the GIL).
 
@@ -267,17 +282,13 @@ def count_join_units(n, units, stop=None):
 
     Raises
     ------
-    ValueError
-        For n out of range or a unit of another board size or configuration.
+    TypeError, ValueError
+        For n out of range, an item that is not a :class:`JoinUnit`, or a
+        unit of another board size or configuration.
     """
     _check(n)
     h = n // 2
-    by_name = {c.name: c for c in configs(n)}
-    for u in units:
-        if u.n != n or u.config not in by_name or not 0 <= u.rows < 1 << h:
-            raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
-        if u.rowsets and n < rowsets.ROWSET_MIN_N:
-            raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
+    by_name = _check_units(n, units)
     stop = np.zeros(1, np.uint8) if stop is None else stop
     if n >= rowsets.ROWSET_MIN_N:
         return rowsets.count_units(n, units, stop)
@@ -381,7 +392,8 @@ def join_memory(n, jobs=1):
     Raises
     ------
     TypeError, ValueError
-        For n or jobs out of range.
+        For n or jobs out of range, or units not of board size n (as
+        :func:`count_join_units`; from n = 22 as :func:`join_sampled_estimate`).
     """
     _check(n)
     jobs = check_n(jobs, name="jobs", low=1, high=None)
@@ -458,6 +470,7 @@ def join_estimate(n, jobs=1, units=None):
         start = time.perf_counter()
         units = join_units(n)
         planning = time.perf_counter() - start
+    _check_units(n, units)
     h = n // 2
     placements = _PLACEMENTS[h][0]
     setup = _COST_TABLE * placements + _COST_ROLES * placements * len(configs(n))
@@ -479,10 +492,13 @@ def join_sampled_estimate(n, jobs=1, units=None, seconds=None, stop=None):
     units : list of JoinUnit or None
         The units, if already planned.
     seconds : float or None
-        Seconds of measuring (default
-        :data:`parqueens.join.rowsets.SAMPLE_SECONDS`).
+        Seconds of measuring, at least 0 (default
+        :data:`parqueens.join.rowsets.SAMPLE_SECONDS`); at least
+        :data:`parqueens.join.rowsets.MIN_SAMPLES` row sets are measured
+        however long they take.
     stop : numpy.ndarray or None
-        A uint8 flag; once set, measuring ends early.
+        A uint8 flag; once set, measuring ends early, on the samples made
+        so far (none if it was set from the start: every figure NaN).
 
     Returns
     -------
@@ -496,16 +512,23 @@ def join_sampled_estimate(n, jobs=1, units=None, seconds=None, stop=None):
     Raises
     ------
     TypeError, ValueError
-        For n below 22 or above ``JOIN_MAX_N``, or jobs out of range.
+        For n below 22 or above ``JOIN_MAX_N``, jobs out of range, seconds
+        negative or not finite, units empty or not all join units of board
+        size n (:func:`count_join_units`' check).
     """
     check_n(n, low=rowsets.ROWSET_MIN_N, high=JOIN_MAX_N)
     jobs = check_n(jobs, name="jobs", low=1, high=None)
+    seconds = rowsets.SAMPLE_SECONDS if seconds is None else check_seconds(seconds, "seconds")
+    if units is not None:
+        units = list(units)
+        if not units:
+            raise ValueError("units is empty: there is nothing to estimate")
+        _check_units(n, units)
     planning = 0.0
     if units is None:
         start = time.perf_counter()
         units = join_units(n)
         planning = time.perf_counter() - start
-    seconds = rowsets.SAMPLE_SECONDS if seconds is None else seconds
     out = rowsets.sampled_estimate(n, units, seconds=seconds, stop=stop)
     total = sum(u.work for u in units)
     largest = max((u.work for u in units), default=0.0) / total if total else 0.0
