@@ -43,7 +43,7 @@ def plan_row(n, seconds):
         f"| {core / 3600:.3g} ({e['low'] / 3600:.3g} to {e['high'] / 3600:.3g}; "
         f"{e['samples']} row sets) | {core / len(units):.3g} s "
         f"| {format_seconds(on(100))} | {format_seconds(on(1000))} | {per_billion} "
-        f"| {rowset_memory(n, 1) / 2**20:.0f} MB | {len(units) * BYTES_PER_UNIT / 2**20:.1f} MB |"
+        f"| {rowset_memory(n, 1) / 2**20:,.0f} MiB | {len(units) * BYTES_PER_UNIT / 2**20:.1f} MB |"
     )
 
 

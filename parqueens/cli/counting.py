@@ -17,7 +17,7 @@ from ..names import TABLE_EXTENSIONS
 from ..terminal import above_bars, progress_bar
 from .errors import Declined, UsageError
 from .options import add_run_options, board_range, board_size, examples
-from .output import format_seconds, note, range_text, say, show_progress
+from .output import format_seconds, note, range_text, say, show_progress, three_digits
 
 
 def add_parsers(sub):
@@ -45,9 +45,10 @@ def add_parsers(sub):
         "--json",
         action="store_true",
         help="print one JSON object: n, total, method, split_depth, units, jobs, "
-        "seconds, nodes (null without --nodes), resumed, rechecked (and fundamental, "
-        "orbits, half_turn, quarter_turn with --unique; conflict with conflicting "
-        "--fixed queens)",
+        "seconds, run_seconds, nodes (null without --nodes), resumed, rechecked (and "
+        "fundamental, orbits, half_turn, quarter_turn with --unique; conflict with "
+        "conflicting --fixed queens); with --estimate, the estimate's keys "
+        "(docs/cli.md)",
     )
     p.add_argument(
         "--nodes",
@@ -221,9 +222,9 @@ def estimate_text(plan):
             more = f"; on {e['asked_jobs']} cores like these about {asked}, {low} to {high}"
         return (
             f"{head}, {format_seconds(e['low'])} to {format_seconds(e['high'])} "
-            f"({e['samples']} row sets of its {e['units']} units counted here in "
-            f"{e['sample_seconds']:.0f} s: {e['core_seconds'] / 3600:.3g} core-hours "
-            f"in all{more})"
+            f"({e['samples']} row sets drawn from its {e['units']:,} units, counted here in "
+            f"{e['sample_seconds']:.0f} s: {three_digits(e['core_seconds'] / 3600)} "
+            f"core-hours in all{more})"
         )
     if e["method"] == "join":
         return (

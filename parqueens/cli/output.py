@@ -138,11 +138,16 @@ def format_seconds(seconds):
     if seconds < 2 * 365 * 86400:
         return f"{seconds / 86400:.1f} days"
     years = seconds / (365 * 86400)
-    if years < 1000:
-        return f"{years:.3g} years"
-    if years < 1e12:
-        return f"{float(f'{years:.3g}'):,.0f} years"
-    return f"{years:.3g} years"
+    return f"{three_digits(years)} years"
+
+
+def three_digits(x):
+    """``x`` to three significant digits, as people read them: ``1.13``,
+    ``10,100``, ``1,410,000``, in powers of ten past a trillion (an
+    estimate has no more digits)."""
+    if 1000 <= abs(x) < 1e12:
+        return f"{float(f'{x:.3g}'):,.0f}"
+    return f"{x:.3g}"
 
 
 def range_text(ns):

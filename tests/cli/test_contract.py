@@ -279,6 +279,15 @@ def test_times_for_people():
         "951,000 years",
         "1.27e+50 years",
     ]
+    from parqueens.cli.output import three_digits
+
+    assert [three_digits(x) for x in (1.134, 17, 10_140.0, 3.94e6, 1.13e13)] == [
+        "1.13",
+        "17",
+        "10,100",
+        "3,940,000",
+        "1.13e+13",
+    ]
 
 
 def test_version(cli):
