@@ -308,6 +308,8 @@ def cmd_count(args):
 
         if args.fixed:
             raise UsageError("--verify compares whole-board counts; it cannot be used with --fixed")
+        if args.estimate:
+            raise UsageError("--verify compares a count; --estimate makes none")
         if args.n not in oeis.KNOWN:
             raise UsageError(
                 f"--verify knows the published counts for n <= {max(oeis.KNOWN)}, not n = {args.n}"

@@ -33,6 +33,7 @@ BAD = [
     ("count", "x"),
     ("count", "8", "--jobs", "0"),
     ("count", "8", "--verify", "--fixed", "0:1"),
+    ("count", "8", "--verify", "--estimate"),
     ("table", "1-x"),
     ("table", "4-6", "--json", "--out", "t.csv"),
     ("solutions", "8", "--format", "foo"),
