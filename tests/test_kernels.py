@@ -188,3 +188,37 @@ def test_wide_boards_with_fixed_queens():
                 s[r] = c
             brute += is_solution(s)
         assert count(n, fixed=fixed, jobs=1) == brute >= 1
+
+
+_AS_PYTHON = """
+import numpy as np
+import parqueens
+from parqueens.join import match, rowsets
+from parqueens.search.kernels import AS_PYTHON
+
+visits = []
+shared = match._match_any
+match._match_any = lambda *args: visits.append(1) or shared(*args)
+counts = rowsets.count_units(10, rowsets.plan_units(10), np.zeros(1, np.uint8))
+print(AS_PYTHON, len(visits) > 0, sum(counts), parqueens.count(10, method="d4"),
+      parqueens.count(10), *map(len, parqueens.solutions(6)), parqueens.count_unique(9).fundamental)
+"""
+
+
+def test_the_kernels_run_as_python_where_numba_is_disabled():
+    """NUMBA_DISABLE_JIT=1 (to step through a kernel in a debugger): the
+    intrinsics (vectors of lanes, trailing zeros) have Python bodies, so the
+    join's row sets, the search and the listing count as compiled."""
+    import subprocess
+    import sys
+
+    from cli_helpers import cli_env
+
+    env = cli_env() | {"NUMBA_DISABLE_JIT": "1"}
+    r = subprocess.run(
+        [sys.executable, "-c", _AS_PYTHON], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "True", "724", "724", "724", "6", "6", "6", "6", "46"], (
+        r.stdout
+    )

@@ -32,11 +32,10 @@ queen tests its image too.
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..checks import check_n
 from ..names import ORBIT_SIZES
-from ..search.kernels import popcount
+from ..search.kernels import popcount, trailing_zeros
 
 #: Largest board served: the absolute diagonals of a board of size ``n`` are
 #: ``2n - 1`` bits of a ``uint64``.  (Far beyond any total parqueens can

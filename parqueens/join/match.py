@@ -202,7 +202,8 @@ def _match(tab, offs, masks, k0, items, i0, i1, ng, chunks, width):
     their key, of ``width`` bits), the AND of the mask, and a popcount added
     to a vector sum.  Literal ``ng``, ``chunks`` and ``width`` compile a loop of their
     own (see :func:`_match_run`), others a shared one."""
-    raise NotImplementedError  # numba only: see _match_overload
+    # numba compiles _match_overload; only Python (NUMBA_DISABLE_JIT) runs this
+    return _match_any(tab, offs, masks, k0, items, i0, i1, ng, chunks, width)
 
 
 def _match_any(tab, offs, masks, k0, items, i0, i1, ng, chunks, width):

@@ -26,11 +26,16 @@ counter, times a part of a kernel (the estimate's samples,
 :mod:`parqueens.join.rowsets`).
 """
 
+import time
+
+import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils, config
 from numba.core.codegen import get_host_cpu_features
 from numba.extending import intrinsic, models, register_model
+
+from ..search.kernels import AS_PYTHON
 
 
 def _target_lanes():
@@ -172,7 +177,7 @@ wload, wload_at, wstore, wsplat, wand, wor, wxor, wadd, wshl, wshr, wpopcount, w
 
 
 @intrinsic
-def wkeep(typingctx, arr, idx, v, t):
+def _wkeep(typingctx, arr, idx, v, t):
     """``wkeep(arr, idx, v, t)``: the lanes of ``v`` whose lane of ``t`` is
     zero, in order, stored at ``arr[idx:]``; returns how many (int64).  It
     writes all :data:`LANES` words ``arr[idx:idx + LANES]`` (those past the
@@ -206,7 +211,7 @@ def wkeep(typingctx, arr, idx, v, t):
 
 
 @intrinsic
-def cycles(typingctx):
+def _cycles(typingctx):
     """The processor's cycle counter (``llvm.readcyclecounter``: the time
     stamp counter on x86, 0 where a machine has none), a uint64."""
 
@@ -217,3 +222,49 @@ def cycles(typingctx):
         return builder.call(fn, [])
 
     return types.uint64(), codegen
+
+
+# ---------------------------------------------------------------- in Python
+# With NUMBA_DISABLE_JIT=1 (to step through the kernels in a debugger) the
+# kernels run as Python, where an intrinsic has no body: the same
+# operations on numpy arrays of lanes, ``cycles`` in nanoseconds.
+
+
+def _python_family(lanes):
+    def shift(op):
+        return lambda a, s: op(a, np.uint64(s))
+
+    return (
+        lambda arr, idx: arr[idx : idx + lanes].copy(),
+        lambda arr, base, idx: arr[base + idx : base + idx + lanes].copy(),
+        lambda arr, idx, v: arr.__setitem__(slice(idx, idx + lanes), v),
+        lambda x: np.full(lanes, x, dtype=np.uint64),
+        np.bitwise_and,
+        np.bitwise_or,
+        np.bitwise_xor,
+        np.add,
+        shift(np.left_shift),
+        shift(np.right_shift),
+        lambda a: np.bitwise_count(a).astype(np.uint64),
+        lambda a: a.sum(dtype=np.uint64),
+    )
+
+
+def _python_wkeep(arr, idx, v, t):
+    kept = v[t == 0]
+    arr[idx : idx + len(kept)] = kept
+    return len(kept)
+
+
+def _python_cycles():
+    return np.uint64(time.perf_counter_ns())
+
+
+wkeep = _python_wkeep if AS_PYTHON else _wkeep
+cycles = _python_cycles if AS_PYTHON else _cycles
+if AS_PYTHON:
+    _V4 = _python_family(4)
+    vload, vload_at, vstore, vsplat, vand, vor, vxor, vadd, vshl, vshr, vpopcount, vsum = _V4
+    wload, wload_at, wstore, wsplat, wand, wor, wxor, wadd, wshl, wshr, wpopcount, wsum = (
+        _python_family(LANES)
+    )

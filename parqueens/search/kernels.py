@@ -39,14 +39,28 @@ last section holds the kernels that check lists of solutions for
 import logging
 
 import numpy as np
-from numba import njit
+from numba import config, njit
 from numba.core import event
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from ..names import MAX_N
 from ..symmetry import canonical_stabilizer
 
+#: True where numba runs the kernels as Python (NUMBA_DISABLE_JIT=1, to step
+#: through them in a debugger): an intrinsic then needs a Python body.
+AS_PYTHON = bool(getattr(config, "DISABLE_JIT", False))
+
+
+def _python_trailing_zeros(x):
+    """The index of the lowest bit set in ``x`` (a uint64 mask), 64 for 0."""
+    x = int(x)
+    return (x & -x).bit_length() - 1 if x else 64
+
+
+trailing_zeros = _python_trailing_zeros if AS_PYTHON else _trailing_zeros
+
 __all__ = [
+    "AS_PYTHON",
     "LEAF_CANONICAL",
     "LEAF_COUNT",
     "LEAF_D4",
@@ -59,6 +73,7 @@ __all__ = [
     "list_solutions",
     "place_queens",
     "popcount",
+    "trailing_zeros",
     "repeated_rows",
     "row_hashes",
     "scan_solutions",
