@@ -213,13 +213,12 @@ def estimate_text(plan):
     head = f"estimate for n = {plan.n}: about {format_seconds(e['seconds'])} on {e['jobs']} job(s)"
     if not e["units"]:
         return f"{head} (a small board, solved at once without work units)"
+    more = ""
+    if "asked_jobs" in e:
+        more = f"; on {e['asked_jobs']} cores like these about {format_seconds(e['asked_seconds'])}"
+        if "asked_low" in e:
+            more += f", {format_seconds(e['asked_low'])} to {format_seconds(e['asked_high'])}"
     if "core_seconds" in e:
-        more = ""
-        if "asked_jobs" in e:
-            from ..run.estimate import ASKED_KEYS
-
-            asked, low, high = (format_seconds(e[k]) for k in ASKED_KEYS)
-            more = f"; on {e['asked_jobs']} cores like these about {asked}, {low} to {high}"
         return (
             f"{head}, {format_seconds(e['low'])} to {format_seconds(e['high'])} "
             f"({e['samples']} row sets drawn from its {e['units']:,} units, counted here in "
@@ -228,8 +227,8 @@ def estimate_text(plan):
         )
     if e["method"] == "join":
         return (
-            f"{head} (the join's cost model of its {e['units']} units, scaled by the "
-            f"speed of what counts it, measured on n = 16's largest units)"
+            f"{head} (the join's cost model of its {e['units']:,} units, scaled by the "
+            f"speed of what counts it, measured on n = 16's largest units{more})"
         )
     return (
         f"{head} ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "

@@ -94,10 +94,11 @@ def _estimate_join(split, build_seconds, asked_jobs=None):
     row sets counted here for a few seconds
     (:func:`parqueens.join.join_sampled_estimate`), which adds ``low``,
     ``high`` (the range, wall seconds), ``core_seconds``, ``samples``,
-    ``sample_seconds``, ``largest`` and, for ``asked_jobs`` more than the
-    jobs planned, ``asked_jobs``, ``asked_seconds`` (the time on that
-    many cores like this machine's) and its range ``asked_low``,
-    ``asked_high`` (the core-seconds' range shared the same way)."""
+    ``sample_seconds`` and ``largest``.  For ``asked_jobs`` more than the
+    jobs planned, also ``asked_jobs`` and ``asked_seconds`` (the time on
+    that many cores like this machine's, each making its own tables), and
+    from n = 22 its range ``asked_low``, ``asked_high`` (the core-seconds'
+    range shared the same way)."""
     from ..join.rowsets import ROWSET_MIN_N
     from ..join.units import join_estimate, join_sampled_estimate
     from .chunks import warm_up
@@ -113,7 +114,11 @@ def _estimate_join(split, build_seconds, asked_jobs=None):
     }
     units = list(split.units)
     if split.n < ROWSET_MIN_N:
-        return out | {"seconds": build_seconds + join_estimate(split.n, split.jobs, units=units)}
+        out["seconds"] = build_seconds + join_estimate(split.n, split.jobs, units=units)
+        if asked_jobs is not None and asked_jobs > split.jobs:
+            asked = join_estimate(split.n, asked_jobs, units=units)
+            out |= {"asked_jobs": asked_jobs, "asked_seconds": build_seconds + asked}
+        return out
     e = call_interruptibly(join_sampled_estimate, split.n, split.jobs, units)
     keys = ("core_seconds", "samples", "sample_seconds", "largest")
     out |= {k: build_seconds + e[k] for k in ("seconds", "low", "high")} | {k: e[k] for k in keys}

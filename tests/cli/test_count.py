@@ -114,6 +114,15 @@ def test_estimate_json(cli):
     assert d["estimate_seconds"] > 0 and d["units"] > 0
 
 
+def test_estimate_on_more_cores_than_here_below_22(cli):
+    """The cost model's time on the cores asked for, the largest unit its floor."""
+    d = json.loads(cli("count", 16, "--estimate", "--json", "--jobs", 1000).stdout)
+    assert d["jobs"] < 1000 and d["asked_jobs"] == 1000
+    assert 0 < d["asked_seconds"] < d["estimate_seconds"] and "asked_low" not in d
+    text = cli("count", 16, "--estimate", "--jobs", 1000).stdout.strip()
+    assert re.search(r"its [\d,]+ units, .*; on 1000 cores like these about [\d.]+ s\)$", text)
+
+
 def test_verify_beyond_the_table_refused_first(cli):
     r = cli("count", 28, "--verify")
     assert_one_line_error(r)
