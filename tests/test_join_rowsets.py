@@ -23,6 +23,7 @@ from parqueens.join.pieces import SE, SW, pieces, south_table
 from parqueens.join.south import SouthTables
 from parqueens.join.units import (
     count_join_units,
+    join_estimate,
     join_memory,
     join_sampled_estimate,
     join_units,
@@ -348,6 +349,27 @@ def test_a_sampled_estimate_refuses_units_it_cannot_measure():
     for seconds, error in [(-1, ValueError), (float("nan"), ValueError), ("x", TypeError)]:
         with pytest.raises(error, match="seconds"):
             join_sampled_estimate(22, 2, units=units, seconds=seconds)
+
+
+def test_the_join_functions_check_units_and_stop_alike():
+    """Below n = 22 and past it: an iterator of units is read once and
+    counts as its list; no units is nothing to estimate; a stop that is no
+    flag array is refused in one line, before any kernel sees it."""
+    units = join_units(16)
+    assert join_estimate(16, 2, units=iter(units)) == join_estimate(16, 2, units=units)
+    assert count_join_units(16, iter(units[:3])) == count_join_units(16, units[:3])
+    assert count_join_units(16, []) == []
+    for n in (16, 22):
+        with pytest.raises(ValueError, match="nothing to estimate"):
+            join_estimate(n, units=[])
+    with pytest.raises(TypeError, match="sequence of JoinUnit, got NoneType"):
+        count_join_units(22, None)
+    for stop in (1, np.zeros(0, np.uint8), np.zeros(1, np.int64), [0]):
+        with pytest.raises(TypeError, match="stop must be") as exc:
+            count_join_units(16, units[:2], stop=stop)
+        assert "\n" not in str(exc.value)
+        with pytest.raises(TypeError, match="stop must be"):
+            join_sampled_estimate(22, units=rowsets.plan_units(22)[:9], seconds=0, stop=stop)
 
 
 def test_a_sampled_estimate_stopped_before_a_sample_is_none():

@@ -246,9 +246,16 @@ def _plan_sizes(n, config):
     return role_counts(n, n // 2, _quadrants(n // 2), config.fixed, False)
 
 
-def _check_units(n, units):
-    """The configurations of n by name, once every unit is checked to be a
-    :class:`JoinUnit` of board size ``n`` (``TypeError``, ``ValueError``)."""
+def _check_units(n, units, *, empty=True):
+    """``units`` as a list, and the configurations of n by name, once every
+    unit is checked to be a :class:`JoinUnit` of board size ``n``:
+    ``TypeError`` for ``units`` not an iterable of them, ``ValueError``
+    for a unit of another size or, with ``empty`` False, no units."""
+    if isinstance(units, (str, bytes)) or not hasattr(units, "__iter__"):
+        raise TypeError(f"units must be a sequence of JoinUnit, got {type(units).__name__}")
+    units = list(units)  # an iterator is read once, here
+    if not units and not empty:
+        raise ValueError("units is empty: there is nothing to estimate")
     h = n // 2
     by_name = {c.name: c for c in configs(n)}
     for u in units:
@@ -258,7 +265,17 @@ def _check_units(n, units):
             raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
         if u.rowsets and n < rowsets.ROWSET_MIN_N:
             raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
-    return by_name
+    return units, by_name
+
+
+def _check_stop(stop):
+    """``stop`` as the kernels read it: a new flag for None, else a numpy
+    uint8 array of at least one element (``TypeError`` otherwise)."""
+    if stop is None:
+        return np.zeros(1, np.uint8)
+    if not isinstance(stop, np.ndarray) or stop.dtype != np.uint8 or stop.shape[:1] in ((), (0,)):
+        raise TypeError("stop must be None or a numpy uint8 array of at least 1 element")
+    return stop
 
 
 def count_join_units(n, units, stop=None):
@@ -268,7 +285,7 @@ def count_join_units(n, units, stop=None):
     ----------
     n : int
         Board size.
-    units : sequence of JoinUnit
+    units : iterable of JoinUnit
         Units of board size n (from :func:`join_units`).
     stop : numpy.ndarray or None
         A uint8 array of 1 read before each unit and each row set: once it is
@@ -283,13 +300,14 @@ def count_join_units(n, units, stop=None):
     Raises
     ------
     TypeError, ValueError
-        For n out of range, an item that is not a :class:`JoinUnit`, or a
-        unit of another board size or configuration.
+        For n out of range, units not an iterable of :class:`JoinUnit`, a
+        unit of another board size or configuration, or ``stop`` not as
+        said.
     """
     _check(n)
     h = n // 2
-    by_name = _check_units(n, units)
-    stop = np.zeros(1, np.uint8) if stop is None else stop
+    units, by_name = _check_units(n, units)
+    stop = _check_stop(stop)
     if n >= rowsets.ROWSET_MIN_N:
         return rowsets.count_units(n, units, stop)
     results = [0] * len(units)
@@ -459,7 +477,8 @@ def join_estimate(n, jobs=1, units=None):
     Raises
     ------
     TypeError, ValueError
-        For n or jobs out of range.
+        For n or jobs out of range, or units empty or not all join units
+        of board size n (:func:`count_join_units`' check).
     """
     _check(n)
     jobs = check_n(jobs, name="jobs", low=1, high=None)
@@ -470,7 +489,7 @@ def join_estimate(n, jobs=1, units=None):
         start = time.perf_counter()
         units = join_units(n)
         planning = time.perf_counter() - start
-    _check_units(n, units)
+    units, _ = _check_units(n, units, empty=False)
     h = n // 2
     placements = _PLACEMENTS[h][0]
     setup = _COST_TABLE * placements + _COST_ROLES * placements * len(configs(n))
@@ -514,16 +533,14 @@ def join_sampled_estimate(n, jobs=1, units=None, seconds=None, stop=None):
     TypeError, ValueError
         For n below 22 or above ``JOIN_MAX_N``, jobs out of range, seconds
         negative or not finite, units empty or not all join units of board
-        size n (:func:`count_join_units`' check).
+        size n, or stop not as said (:func:`count_join_units`' checks).
     """
     check_n(n, low=rowsets.ROWSET_MIN_N, high=JOIN_MAX_N)
     jobs = check_n(jobs, name="jobs", low=1, high=None)
     seconds = rowsets.SAMPLE_SECONDS if seconds is None else check_seconds(seconds, "seconds")
     if units is not None:
-        units = list(units)
-        if not units:
-            raise ValueError("units is empty: there is nothing to estimate")
-        _check_units(n, units)
+        units, _ = _check_units(n, units, empty=False)
+    stop = _check_stop(stop)
     planning = 0.0
     if units is None:
         start = time.perf_counter()
