@@ -151,12 +151,16 @@ def _open_store(args, plans, create=False):
     decided (:func:`_with_new_store`): None until then."""
     if args.checkpoint is None:
         return None
+    from ..run.checkpoint_file import check_name
     from ..run.store import RunStore
 
     path = args.checkpoint
     new = not os.path.exists(path) or (os.path.isfile(path) and not os.path.getsize(path))
-    if args.estimate:
-        return None if new else RunStore(path)
+    if args.estimate:  # a new file is not created, only its name checked as a run's
+        if new:
+            check_name(path, writing=True)
+            return None
+        return RunStore(path)
     if new and not create:
         return None
     params = {"command": args.command, "n": [p.n for p in plans], **plans[0].identity}
@@ -179,6 +183,14 @@ def _claim(args, plans):
     for p in plans:
         p.check_checkpoint(args.recheck)
     plans[0].claim(args.recheck)
+    _note_kept(args, plans)
+
+
+def _check_estimated(args, plans):
+    """--estimate: the checks of :func:`_claim` on the checkpoint, which a
+    run would make first (reading only), then its kept method said."""
+    for p in plans:
+        p.check_checkpoint()
     _note_kept(args, plans)
 
 
@@ -318,7 +330,7 @@ def cmd_count(args):
         with _backend(args) as jobs:
             plan = plan if jobs == args.jobs else plan.with_jobs(jobs)
             if args.estimate:
-                _note_kept(args, [plan])
+                _check_estimated(args, [plan])
                 print_estimate(args, plan)
                 if store is not None and store.stored_units(plan.n):  # else nothing to subtract
                     note(
@@ -418,7 +430,7 @@ def cmd_table(args):
         with _backend(args) as jobs:
             plans = [p if jobs == args.jobs else p.with_jobs(jobs) for p in plans]
             if args.estimate:
-                _note_kept(args, plans)
+                _check_estimated(args, plans)
                 for p in plans:
                     print_estimate(args, p)
                 return 0

@@ -86,8 +86,8 @@ def check_name(path, writing):
     side files (:data:`SIDE_SUFFIXES`): a name ending in one of them, for a
     run (``writing``; ``status`` may still read such a file), or a path
     whose ``-wal``, ``-shm`` or ``-journal`` file is itself a parqueens
-    checkpoint, which opening the path would destroy.  Raises
-    :class:`CheckpointError`."""
+    checkpoint, which opening the path would destroy; for a run, a path
+    whose folder does not exist.  Raises :class:`CheckpointError`."""
     # In any case: a file system that ignores case (macOS, Windows) takes
     # X-WAL for X-wal.
     if writing and path.lower().endswith(SIDE_SUFFIXES):
@@ -97,6 +97,9 @@ def check_name(path, writing):
             f"files named so beside {path[: -len(suffix)]}, and would remove it); "
             f"choose another name"
         )
+    folder = os.path.dirname(os.path.abspath(path))
+    if writing and not os.path.isdir(folder):
+        raise CheckpointError(f"{path}: cannot create the checkpoint: no such folder {folder}")
     for suffix in SIDE_SUFFIXES:
         if _is_checkpoint(path + suffix):
             raise CheckpointError(

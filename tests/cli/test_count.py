@@ -327,3 +327,25 @@ def test_a_run_refused_by_the_guard_creates_no_checkpoint(cli, monkeypatch, tmp_
     # --estimate on a new file: nothing is subtracted, nor said to be.
     r = cli("count", 12, "--estimate", "--checkpoint", tmp_path / "new.db")
     assert r.returncode == 0 and r.stderr == "" and os.listdir(tmp_path) == []
+
+
+def test_an_estimate_refuses_the_checkpoint_its_run_would_refuse(cli, tmp_path):
+    """Another run's file, or a folder that does not exist: the run's
+    refusal, in one line, and the file as it was."""
+    path = tmp_path / "c.db"
+    assert cli("count", 12, "--checkpoint", path, "--quiet").stdout == "14200\n"
+    before = path.read_bytes()
+    for args in (["--method", "d4"], ["--fixed", "0:1"]):
+        for estimate in (["--estimate"], []):
+            r = cli("count", 12, "--checkpoint", path, *args, *estimate)
+            assert_one_line_error(r)
+            assert "belongs to another run" in r.stderr
+    r = cli("table", "11-12", "--checkpoint", path, "--method", "d4", "--estimate")
+    assert_one_line_error(r)
+    assert path.read_bytes() == before
+    r = cli("count", 12, "--checkpoint", path, "--estimate")
+    assert r.returncode == 0 and "not subtracted" in r.stderr
+    for estimate in (["--estimate"], []):
+        r = cli("count", 12, "--checkpoint", tmp_path / "no" / "x.db", *estimate)
+        assert_one_line_error(r)
+        assert "no such folder" in r.stderr
