@@ -398,7 +398,7 @@ def test_estimate_on_the_command_line(cli, monkeypatch):
     drawn = r"\d+ row sets drawn from its 114,272 units, counted here in \d+ s: [\d,.]+ core-hours"
     assert re.search(drawn, r.stdout)
     # the time on the cores asked for, with its range
-    assert re.search(r"on 1000 cores like these about [^,]+, [^,]+ to [^)]+\)$", r.stdout.strip())
+    assert re.search(r"on 1,000 cores like these about [^,]+, [^,]+ to [^)]+\)$", r.stdout.strip())
     r = cli("count", 22, "--estimate", "--json")
     assert r.returncode == 0, r.stderr
     e = json.loads(r.stdout)

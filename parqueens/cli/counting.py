@@ -227,7 +227,8 @@ def estimate_text(plan):
         return f"{head} (a small board, solved at once without work units)"
     more = ""
     if "asked_jobs" in e:
-        more = f"; on {e['asked_jobs']} cores like these about {format_seconds(e['asked_seconds'])}"
+        asked = format_seconds(e["asked_seconds"])
+        more = f"; on {e['asked_jobs']:,} cores like these about {asked}"
         if "asked_low" in e:
             more += f", {format_seconds(e['asked_low'])} to {format_seconds(e['asked_high'])}"
     if "core_seconds" in e:

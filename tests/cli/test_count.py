@@ -120,7 +120,7 @@ def test_estimate_on_more_cores_than_here_below_22(cli):
     assert d["jobs"] < 1000 and d["asked_jobs"] == 1000
     assert 0 < d["asked_seconds"] < d["estimate_seconds"] and "asked_low" not in d
     text = cli("count", 16, "--estimate", "--jobs", 1000).stdout.strip()
-    assert re.search(r"its [\d,]+ units, .*; on 1000 cores like these about [\d.]+ s\)$", text)
+    assert re.search(r"its [\d,]+ units, .*; on 1,000 cores like these about [\d.]+ s\)$", text)
 
 
 def test_verify_beyond_the_table_refused_first(cli):
