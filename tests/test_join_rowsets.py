@@ -362,14 +362,42 @@ def test_the_join_functions_check_units_and_stop_alike():
     for n in (16, 22):
         with pytest.raises(ValueError, match="nothing to estimate"):
             join_estimate(n, units=[])
-    with pytest.raises(TypeError, match="sequence of JoinUnit, got NoneType"):
+    with pytest.raises(TypeError, match="iterable of JoinUnit, got NoneType"):
         count_join_units(22, None)
-    for stop in (1, np.zeros(0, np.uint8), np.zeros(1, np.int64), [0]):
+    bad_stops = [1, [0], np.zeros(0, np.uint8), np.zeros(1, np.int64), np.zeros((1, 1), np.uint8)]
+    bad_stops += [np.zeros(4, np.uint8)[::2], np.zeros(1, np.uint8)]
+    bad_stops[-1].flags.writeable = False
+    for stop in bad_stops:
         with pytest.raises(TypeError, match="stop must be") as exc:
             count_join_units(16, units[:2], stop=stop)
         assert "\n" not in str(exc.value)
         with pytest.raises(TypeError, match="stop must be"):
             join_sampled_estimate(22, units=rowsets.plan_units(22)[:9], seconds=0, stop=stop)
+
+
+def test_units_made_by_hand_are_checked_field_by_field():
+    """Rows or row sets that are no integers, or row sets out of order, of
+    another size or below 22: refused in one line, never a negative count."""
+    import dataclasses
+
+    u22, u16 = rowsets.plan_units(22)[0], join_units(16)[0]
+    for n, unit, error in [
+        (22, dataclasses.replace(u22, rowsets=(-5, 3)), ValueError),
+        (22, dataclasses.replace(u22, rowsets=(3, 3)), ValueError),
+        (22, dataclasses.replace(u22, rowsets=(1, 2, 3)), ValueError),
+        (22, dataclasses.replace(u22, rowsets=(0.0, 55.0)), TypeError),
+        (22, dataclasses.replace(u22, rowsets=("a", "b")), TypeError),
+        (22, dataclasses.replace(u22, rows=1.0), TypeError),
+        (22, dataclasses.replace(u22, rows=None), TypeError),
+        (16, dataclasses.replace(u16, rows=True), TypeError),
+        (16, dataclasses.replace(u16, rowsets=(0, 1)), ValueError),
+    ]:
+        with pytest.raises(error) as exc:
+            count_join_units(n, [unit])
+        assert "\n" not in str(exc.value)
+    assert count_join_units(22, [dataclasses.replace(u22, rows=np.int64(u22.rows))]) == (
+        count_join_units(22, [u22])
+    )
 
 
 def test_a_sampled_estimate_stopped_before_a_sample_is_none():

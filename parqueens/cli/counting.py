@@ -156,11 +156,9 @@ def _open_store(args, plans, create=False):
 
     path = args.checkpoint
     new = not os.path.exists(path) or (os.path.isfile(path) and not os.path.getsize(path))
-    if args.estimate:  # a new file is not created, only its name checked as a run's
-        if new:
-            check_name(path, writing=True)
-            return None
-        return RunStore(path)
+    if args.estimate:  # only read: its name checked as a run's, a new file not created
+        check_name(path, writing=True)
+        return None if new else RunStore(path)
     if new and not create:
         return None
     params = {"command": args.command, "n": [p.n for p in plans], **plans[0].identity}
@@ -186,12 +184,20 @@ def _claim(args, plans):
     _note_kept(args, plans)
 
 
-def _check_estimated(args, plans):
+def _check_estimated(args, plans, store):
     """--estimate: the checks of :func:`_claim` on the checkpoint, which a
-    run would make first (reading only), then its kept method said."""
+    run would make first (reading only; a file in use or read-only is
+    estimated all the same), then its kept method said, and that its
+    finished units are not subtracted."""
     for p in plans:
         p.check_checkpoint()
     _note_kept(args, plans)
+    if store is not None and any(store.stored_units(p.n) for p in plans):
+        note(
+            args,
+            "(the estimate is for the whole run; units already finished in "
+            f"{args.checkpoint} are not subtracted)",
+        )
 
 
 def _note_kept(args, plans):
@@ -331,14 +337,8 @@ def cmd_count(args):
         with _backend(args) as jobs:
             plan = plan if jobs == args.jobs else plan.with_jobs(jobs)
             if args.estimate:
-                _check_estimated(args, [plan])
+                _check_estimated(args, [plan], store)
                 print_estimate(args, plan)
-                if store is not None and store.stored_units(plan.n):  # else nothing to subtract
-                    note(
-                        args,
-                        "(the estimate is for the whole run; units already finished in "
-                        f"{args.checkpoint} are not subtracted)",
-                    )
                 return 0
             guard(args, f"n = {plan.n}", [plan])
             [plan], store = _with_new_store(args, [plan], store)
@@ -431,7 +431,7 @@ def cmd_table(args):
         with _backend(args) as jobs:
             plans = [p if jobs == args.jobs else p.with_jobs(jobs) for p in plans]
             if args.estimate:
-                _check_estimated(args, plans)
+                _check_estimated(args, plans, store)
                 for p in plans:
                     print_estimate(args, p)
                 return 0

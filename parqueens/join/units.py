@@ -252,7 +252,7 @@ def _check_units(n, units, *, empty=True):
     ``TypeError`` for ``units`` not an iterable of them, ``ValueError``
     for a unit of another size or, with ``empty`` False, no units."""
     if isinstance(units, (str, bytes)) or not hasattr(units, "__iter__"):
-        raise TypeError(f"units must be a sequence of JoinUnit, got {type(units).__name__}")
+        raise TypeError(f"units must be an iterable of JoinUnit, got {type(units).__name__}")
     units = list(units)  # an iterator is read once, here
     if not units and not empty:
         raise ValueError("units is empty: there is nothing to estimate")
@@ -261,11 +261,19 @@ def _check_units(n, units, *, empty=True):
     for u in units:
         if not isinstance(u, JoinUnit):
             raise TypeError(f"units must be JoinUnit, got {type(u).__name__}")
+        if not all(_is_int(x) for x in (u.n, u.rows, *u.rowsets)):
+            raise TypeError(f"a unit's board size, rows and row sets must be integers: {u!r}")
         if u.n != n or u.config not in by_name or not 0 <= u.rows < 1 << h:
             raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
-        if u.rowsets and n < rowsets.ROWSET_MIN_N:
+        if u.rowsets and (
+            n < rowsets.ROWSET_MIN_N or len(u.rowsets) != 2 or not 0 <= u.rowsets[0] < u.rowsets[1]
+        ):
             raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
     return units, by_name
+
+
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def _check_stop(stop):
@@ -273,8 +281,19 @@ def _check_stop(stop):
     uint8 array of at least one element (``TypeError`` otherwise)."""
     if stop is None:
         return np.zeros(1, np.uint8)
-    if not isinstance(stop, np.ndarray) or stop.dtype != np.uint8 or stop.shape[:1] in ((), (0,)):
-        raise TypeError("stop must be None or a numpy uint8 array of at least 1 element")
+    # Only the layout the kernels are compiled for (another compiles anew).
+    if not (
+        isinstance(stop, np.ndarray)
+        and stop.dtype == np.uint8
+        and stop.ndim == 1
+        and stop.size >= 1
+        and stop.flags.c_contiguous
+        and stop.flags.writeable
+    ):
+        raise TypeError(
+            "stop must be None or a writable, contiguous 1-d numpy uint8 array "
+            "of at least 1 element"
+        )
     return stop
 
 

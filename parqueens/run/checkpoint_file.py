@@ -86,8 +86,10 @@ def check_name(path, writing):
     side files (:data:`SIDE_SUFFIXES`): a name ending in one of them, for a
     run (``writing``; ``status`` may still read such a file), or a path
     whose ``-wal``, ``-shm`` or ``-journal`` file is itself a parqueens
-    checkpoint, which opening the path would destroy; for a run, a path
-    whose folder does not exist.  Raises :class:`CheckpointError`."""
+    checkpoint, which opening the path would destroy; an empty name; for a
+    run, a path whose folder does not exist.  Raises :class:`CheckpointError`."""
+    if not path:
+        raise CheckpointError("the checkpoint file name is empty")
     # In any case: a file system that ignores case (macOS, Windows) takes
     # X-WAL for X-wal.
     if writing and path.lower().endswith(SIDE_SUFFIXES):
@@ -214,8 +216,6 @@ class CheckpointFile:
 
     def __init__(self, path, params=None):
         self.path = os.fspath(path)
-        if not self.path:
-            raise CheckpointError("the checkpoint file name is empty")
         self.db = None
         self._holder = None
         self.readonly = readonly = params is None

@@ -345,7 +345,15 @@ def test_an_estimate_refuses_the_checkpoint_its_run_would_refuse(cli, tmp_path):
     assert path.read_bytes() == before
     r = cli("count", 12, "--checkpoint", path, "--estimate")
     assert r.returncode == 0 and "not subtracted" in r.stderr
-    for estimate in (["--estimate"], []):
-        r = cli("count", 12, "--checkpoint", tmp_path / "no" / "x.db", *estimate)
-        assert_one_line_error(r)
-        assert "no such folder" in r.stderr
+    (tmp_path / "w.db-wal").write_bytes(before)
+    for path, says in [
+        (tmp_path / "no" / "x.db", "no such folder"),
+        ("", "name is empty"),
+        (tmp_path / "w.db-wal", "cannot end in -wal"),
+    ]:
+        for estimate in (["--estimate"], []):
+            r = cli("count", 12, "--checkpoint", path, *estimate)
+            assert_one_line_error(r)
+            assert says in r.stderr
+    r = cli("table", "11-12", "--checkpoint", tmp_path / "c.db", "--estimate")
+    assert r.returncode == 0 and "c.db are not subtracted" in r.stderr
