@@ -13,7 +13,7 @@ import parqueens
 #: The note of a process that compiles the kernels (numba's cache of this
 #: copy of parqueens was empty): it depends on the cache, not on the command,
 #: so the helpers below leave it out of what they return.
-COMPILE_NOTE = "parqueens: compiling the search kernels"
+COMPILE_NOTE = "parqueens: compiling the kernels"
 
 # The folder that holds the parqueens these tests import: the subprocesses
 # import the same copy (not another one installed in site-packages), with

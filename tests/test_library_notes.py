@@ -27,7 +27,7 @@ def test_the_compile_note_reaches_stderr_with_logging_unconfigured(monkeypatch, 
     _compile_event()
     _compile_event()  # once per process
     err = capsys.readouterr().err
-    assert err.count("compiling the search kernels for their first use") == 1, err
+    assert err.count("compiling the kernels for their first use") == 1, err
 
 
 def test_the_compile_note_is_a_warning_of_the_parqueens_logger(monkeypatch, caplog):
@@ -36,7 +36,7 @@ def test_the_compile_note_is_a_warning_of_the_parqueens_logger(monkeypatch, capl
         _compile_event()
     [record] = [r for r in caplog.records if r.name == "parqueens"]
     assert record.levelno == logging.WARNING
-    assert record.getMessage().startswith("compiling the search kernels")
+    assert record.getMessage().startswith("compiling the kernels")
 
 
 def test_progress_bars_come_from_tqdm_auto(monkeypatch):

@@ -99,7 +99,7 @@ class _CompileNotice(event.Listener):
         if not self.said and module.startswith("parqueens"):
             type(self).said = True
             logging.getLogger("parqueens").warning(
-                "compiling the search kernels for their first use (numba; cached for later "
+                "compiling the kernels for their first use (numba; cached for later "
                 "runs, this takes up to a minute)"
             )
 

@@ -339,7 +339,7 @@ def test_compile_note_once_and_quiet(cli, monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(runner, "run_plan", compiling)
-    note = "parqueens: compiling the search kernels"
+    note = "parqueens: compiling the kernels"
     for quiet in (False, True):
         monkeypatch.setattr(kernels._CompileNotice, "said", False)
         r = cli("count", 8, *["--quiet"] * quiet)
