@@ -79,11 +79,14 @@ def _run(args):
 
 def _check_jobs(args):
     """Refuse a negative --jobs that leaves no core, before any output; say
-    when --jobs asks for more than the cores (the library runs no more)."""
+    when --jobs asks for more than the cores (the library runs no more;
+    an estimate gives the time on them too, but on Dask)."""
     jobs = getattr(args, "jobs", None)
     backend = getattr(args, "backend", "threads")
     remote = getattr(args, "scheduler", None) or getattr(args, "scheduler_file", None)
     if jobs is None or jobs == 1 or (backend == "dask" and remote):
+        return
+    if getattr(args, "estimate", False) and backend != "dask" and jobs > 1:
         return
     from ..run.backends import plan_jobs
 

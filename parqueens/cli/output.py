@@ -126,9 +126,12 @@ class _Notes:
 
 
 def format_seconds(seconds):
-    """A duration for people: s, min, h, days or years, to three significant
-    digits past a thousand years (an estimate has no more: ``1,410,000
-    years``), in powers of ten past a trillion."""
+    """A duration for people: s (two significant digits under 0.1 s), min,
+    h, days or years, to three significant digits past a thousand years
+    (an estimate has no more: ``1,410,000 years``), in powers of ten past
+    a trillion."""
+    if 0 < seconds < 0.1:  # not "0.0 s"
+        return f"{seconds:.2g} s"
     if seconds < 120:
         return f"{seconds:.1f} s"
     if seconds < 2 * 3600:

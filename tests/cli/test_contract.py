@@ -271,7 +271,11 @@ def test_fixed_from_one(cli):
 def test_times_for_people():
     from parqueens.cli.output import format_seconds
 
-    assert [format_seconds(s) for s in (1.25, 600, 7200, 3 * 86400, 4e8, 3e13, 4e57)] == [
+    assert [
+        format_seconds(s) for s in (0.0, 0.0412, 1.25, 600, 7200, 3 * 86400, 4e8, 3e13, 4e57)
+    ] == [
+        "0.0 s",
+        "0.041 s",
         "1.2 s",
         "10.0 min",
         "2.0 h",
