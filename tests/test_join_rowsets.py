@@ -395,8 +395,8 @@ def test_units_made_by_hand_are_checked_field_by_field():
         with pytest.raises(error) as exc:
             count_join_units(n, [unit])
         assert "\n" not in str(exc.value)
-    assert count_join_units(22, [dataclasses.replace(u22, rows=np.int64(u22.rows))]) == (
-        count_join_units(22, [u22])
+    assert count_join_units(16, [dataclasses.replace(u16, rows=np.int64(u16.rows))]) == (
+        count_join_units(16, [u16])
     )
 
 
