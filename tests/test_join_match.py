@@ -8,15 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from parqueens.join.keys import REKEY_PAIRS, key_tables, rekey, rekey_sides
 from parqueens.join.match import (
     PAD_WORDS,
-    REKEY_PAIRS,
     SAMPLE_BUCKETS,
     _thin,
     count_sides,
-    key_tables,
-    rekey,
-    rekey_sides,
     visit_cycles,
     workspace,
 )

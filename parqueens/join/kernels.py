@@ -63,7 +63,8 @@ import numpy as np
 from numba import njit
 
 from ..search.kernels import popcount
-from .match import count_sides, rekey_sides, workspace
+from .keys import rekey_sides
+from .match import count_sides, workspace
 from .simd import LANES, wand, wkeep, wload, wor, wsplat
 
 # ---------------------------------------------------------------- constants

@@ -53,7 +53,8 @@ from .kernels import (
     rowsets_of,
     subsets,
 )
-from .match import count_sides, key_tables, rekey, visit_cycles, workspace
+from .keys import key_tables, rekey
+from .match import count_sides, visit_cycles, workspace
 from .simd import cycles
 
 _ZERO = np.uint64(0)
@@ -367,7 +368,7 @@ def unit_rowsets(h, cfg, a):
 @njit(cache=True, nogil=True)
 def _rekeyed(table, words, tables, real):
     """A role table whose words are ``words`` (uint64, its words' length):
-    its own rewritten into a row set's key bits (:func:`parqueens.join.match.rekey`)."""
+    its own rewritten into a row set's key bits (:func:`parqueens.join.keys.rekey`)."""
     words[:] = table[3]
     rekey(words, 0, words.shape[0], tables, real)
     return table[0], table[1], table[2], words

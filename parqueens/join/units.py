@@ -263,11 +263,10 @@ def _check_units(n, units, *, empty=True):
             raise TypeError(f"units must be JoinUnit, got {type(u).__name__}")
         if not all(_is_int(x) for x in (u.n, u.rows, *u.rowsets)):
             raise TypeError(f"a unit's board size, rows and row sets must be integers: {u!r}")
-        if u.n != n or u.config not in by_name or not 0 <= u.rows < 1 << h:
-            raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
-        if u.rowsets and (
+        slices = u.rowsets and (
             n < rowsets.ROWSET_MIN_N or len(u.rowsets) != 2 or not 0 <= u.rowsets[0] < u.rowsets[1]
-        ):
+        )
+        if u.n != n or u.config not in by_name or not 0 <= u.rows < 1 << h or slices:
             raise ValueError(f"unit {u.id} is not a join unit of board size {n}")
     return units, by_name
 
@@ -429,8 +428,7 @@ def join_memory(n, jobs=1):
     Raises
     ------
     TypeError, ValueError
-        For n or jobs out of range, or units not of board size n (as
-        :func:`count_join_units`; from n = 22 as :func:`join_sampled_estimate`).
+        For n or jobs out of range.
     """
     _check(n)
     jobs = check_n(jobs, name="jobs", low=1, high=None)

@@ -73,10 +73,10 @@ __all__ = [
     "list_solutions",
     "place_queens",
     "popcount",
-    "trailing_zeros",
     "repeated_rows",
     "row_hashes",
     "scan_solutions",
+    "trailing_zeros",
 ]
 
 
