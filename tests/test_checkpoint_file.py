@@ -456,3 +456,54 @@ def test_a_killed_holder_not_yet_reaped_holds_nothing(tmp_path):
     finally:
         p.kill()
         p.wait()
+
+
+# ---------------------------------------------------------------- one file, two names
+
+
+def _integrity(path):
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return db.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        db.close()
+
+
+def test_a_file_with_a_second_name_is_refused_for_a_run_and_read_by_status(cli, tmp_path):
+    # SQLite keeps the write-ahead log beside the name it opened: a run through
+    # a hard link could not see the hold taken through the other name.
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    run_count(9, checkpoint=a)
+    os.link(a, b)
+    for name in (a, b):
+        with pytest.raises(CheckpointError, match=r"has 2 names \(hard links to one file\)"):
+            RunStore(name, {"command": "count"})
+        r = cli("count", 10, "--checkpoint", name)
+        assert r.returncode == 2 and r.stdout == "" and len(r.stderr.splitlines()) == 1
+        assert "find / -samefile" in r.stderr
+    assert cli("status", b).returncode == 0  # reading needs no hold
+    os.remove(b)
+    assert run_count(10, checkpoint=a).total == A000170[10]
+
+
+def test_a_second_name_made_while_a_run_holds_the_file_never_lets_two_write(tmp_path):
+    # Many tries of the race: a run starts on a.db, a.db gets a second name
+    # as soon as it exists, a second run starts through it.  At most one run
+    # writes; the file stays whole and what it holds is exact.
+    for attempt in range(3):
+        a, b = tmp_path / f"a{attempt}.db", tmp_path / f"b{attempt}.db"
+        first = popen_cli(["count", 13, "--checkpoint", a, "--jobs", 1])
+        deadline = time.monotonic() + 60
+        while not a.exists():
+            assert time.monotonic() < deadline and first.poll() is None
+            time.sleep(0.001)
+        os.link(a, b)
+        second = popen_cli(["count", 13, "--checkpoint", b, "--jobs", 1])
+        outs = [p.communicate(timeout=120) for p in (first, second)]
+        codes = [first.returncode, second.returncode]
+        assert second.returncode == 2 and "has 2 names" in outs[1][1], outs[1]
+        assert codes[0] == 2 or outs[0][0].strip() == str(A000170[13]), outs[0]
+        assert _integrity(a) == "ok"
+        os.remove(b)
+        if codes[0] == 0:  # what it stored answers again, exact
+            assert run_count(13, checkpoint=a).total == A000170[13]

@@ -18,13 +18,17 @@ file (``meta`` key ``holder``: process id and start time, host, command,
 since when) from its first write or :meth:`parqueens.run.store.RunStore.claim`
 until it closes the file.  A second run on a file whose holder is alive is
 refused (:class:`CheckpointInUse`); the hold of a process that no longer
-runs (killed, a machine restarted, its id reused) is taken over.
+runs (killed, a machine restarted, its id reused) is taken over.  The hold
+is kept in the file, which SQLite reads through the write-ahead log kept
+beside the name a run opened: a file with a second name (a hard link) is
+refused for a run, which could not see a hold taken through the other name.
 """
 
 import contextlib
 import errno
 import json
 import os
+import shlex
 import shutil
 import socket
 import sqlite3
@@ -128,6 +132,20 @@ def _is_checkpoint(path):
     return bool(row) and str(row[0]).startswith("parqueens-checkpoint")
 
 
+def _creating_alias(folder, name, path):
+    """Whether a new checkpoint's temporary copy (``.NAME.PID.XXXX.creating``,
+    removed just after it is published) is another name of ``path``."""
+    try:
+        ino = os.stat(path).st_ino
+        head = f".{name[:64]}."
+        return any(
+            e.name.startswith(head) and e.name.endswith(".creating") and e.inode() == ino
+            for e in os.scandir(folder)
+        )
+    except OSError:
+        return False
+
+
 def _holder_record():
     """This process as a checkpoint's holder: JSON-ready."""
     return {
@@ -174,8 +192,6 @@ def _holder_alive(holder):
 
 def _command_line():
     """The command that runs this process, as a holder names it."""
-    import shlex
-
     program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
     if program in ("parqueens", "__main__.py"):
         program = "parqueens"
@@ -187,8 +203,6 @@ def sqlite_command(path, sql):
     """``sqlite3 FILE "SQL"`` as typed in a shell, to run ``sql`` on the
     file at ``path`` (a str): the file quoted as needed, the SQL (which has
     no ``"``, ``$``, backquote or backslash) in double quotes, on one line."""
-    import shlex
-
     return f'sqlite3 {shlex.quote(path)} "{sql}"'.replace("\n", " ")
 
 
@@ -246,6 +260,8 @@ class CheckpointFile:
         try:
             if not exists:
                 self._publish_new(params)
+            if not readonly:
+                self._check_one_name()
             if readonly or self.read_only_file:
                 self._open_readonly()
                 if self.read_only_file:
@@ -264,6 +280,29 @@ class CheckpointFile:
                 made = not exists and os.path.isfile(self.path) and os.path.getsize(self.path)
                 raise self._error(exc, "create" if empty and not made else "open") from None
             raise
+
+    def _check_one_name(self):
+        """Refuse a file with more than one name (hard links): SQLite keeps
+        a run's write-ahead log and lock index beside the name it opened, so
+        two runs through two names would not see each other's hold and would
+        both write the file, damaging it.  The name a run publishing a new
+        file gives its temporary copy is waited for (it goes at once)."""
+        folder, name = os.path.split(os.path.abspath(self.path))
+        for _ in range(100):
+            try:
+                links = os.stat(self.path).st_nlink
+            except OSError:
+                return  # it went: opening it says so
+            if links <= 1 or not _creating_alias(folder, name, self.path):
+                break
+            time.sleep(0.01)
+        if links > 1:
+            raise CheckpointError(
+                f"{self.path} has {links} names (hard links to one file): two runs through "
+                f"two names could both write it and damage it, so a run refuses it; remove "
+                f"the other names (find / -samefile {shlex.quote(self.path)}) or make the "
+                f"other copies with cp"
+            )
 
     def _connect(self, query, path=None):
         uri = "file:" + _quote(path or self.path) + (f"?{query}" if query else "")
