@@ -31,6 +31,8 @@ from .names import (
 #: The most jobs a run may ask for (far more than any machine's cores; the
 #: runs use no more than they can keep busy, see :mod:`parqueens.run.backends`).
 MAX_JOBS = 4096
+#: The most parts a count's units may be cut into (:func:`check_part`).
+MAX_PARTS = 1_000_000
 
 
 def check_int(value: Any, name: str) -> int:
@@ -239,6 +241,25 @@ def check_jobs(jobs):
     if abs(jobs) > MAX_JOBS:
         raise ValueError(f"jobs must be between -{MAX_JOBS} and {MAX_JOBS}, got {jobs}")
     return jobs
+
+
+def check_part(part):
+    """A part of a count's units: ``"I/K"`` or ``(I, K)``, part ``I`` of
+    ``K``, ``1 <= I <= K``; returns ``(I, K)`` (ints).  Raises ValueError
+    (TypeError for another type)."""
+    if isinstance(part, str):
+        head, sep, tail = part.partition("/")
+        if not sep or not head.strip().isdigit() or not tail.strip().isdigit():
+            raise ValueError(f"part must be I/K, part I of K (such as 2/8), got {part!r}")
+        part = (int(head), int(tail))
+    if not isinstance(part, (tuple, list)) or len(part) != 2:
+        raise TypeError(f"part must be I/K or a pair (I, K), got {part!r}")
+    i, k = (check_int(x, "part") for x in part)
+    if not 1 <= k <= MAX_PARTS or not 1 <= i <= k:
+        raise ValueError(
+            f"part I/K needs 1 <= I <= K <= {MAX_PARTS:,}, got {i}/{k}"
+        )
+    return i, k
 
 
 def check_split_depth(depth, n, method, lowest=1):

@@ -15,7 +15,9 @@ import functools
 import time
 from dataclasses import dataclass, field
 
-from ..checks import check_backend, fixed_conflict
+import numpy as np
+
+from ..checks import check_backend, check_part, fixed_conflict
 from ..methods import check_count, resolve_method, units_classified
 from ..names import METHODS, UNITS_FROM
 from ..search import small
@@ -67,6 +69,8 @@ class CountPlan:
         available; by plain rather than d4, which needs n >= 4 (worth a note).
     direct : bool
         A small board, solved in Python without work units.
+    part : (int, int) or None
+        Part ``I`` of ``K`` of the units (:func:`part_units`), or None: all.
     """
 
     n: int
@@ -82,6 +86,7 @@ class CountPlan:
     kept: str | None = None
     fallback: str | None = None
     direct: bool = False
+    part: tuple[int, int] | None = None
     asked_jobs: int | None = field(default=None, repr=False)
     asked_depth: int | None = field(default=None, repr=False)
     build_seconds: float = field(default=0.0, repr=False)
@@ -102,7 +107,7 @@ class CountPlan:
         if self.backend != "dask":
             call_interruptibly(warm_up, self.nodes, self.method == "join")
         t = time.perf_counter()
-        args = (self.n, self.method, self.jobs, self.split_depth, self.fixed)
+        args = (self.n, self.method, self.jobs, self.split_depth, self.fixed, self.part)
         split = call_interruptibly(split_count, *args)
         self.build_seconds = time.perf_counter() - t
         return split
@@ -150,6 +155,7 @@ class CountPlan:
             checkpoint=store,
             backend=self.backend,
             nodes=self.nodes,
+            part=self.part,
         )
 
     def with_jobs(self, jobs):
@@ -173,7 +179,7 @@ class CountPlan:
     def identity(self):
         """What makes the checkpoint belong to this count (:func:`run_identity`)."""
         search = self.asked_depth is not None or self.nodes
-        return run_identity(self.asked, self.unique, self.fixed, search)
+        return run_identity(self.asked, self.unique, self.fixed, search, self.part)
 
     def check_checkpoint(self, recheck=None):
         """Refuse, by reading only, a checkpoint that cannot serve this count
@@ -244,6 +250,7 @@ def plan_run(
     checkpoint=None,
     backend="threads",
     nodes=False,
+    part=None,
 ):
     """The :class:`CountPlan` of a count (the arguments as
     :func:`parqueens.run.runner.run_count`'s; ``checkpoint`` a
@@ -266,7 +273,8 @@ def plan_run(
     common = {"n": n, "unique": bool(unique), "fixed": fixed, "backend": backend}
     common |= {"nodes": bool(nodes), "checkpoint": checkpoint}
     common |= {"asked_jobs": jobs, "asked_depth": split_depth}
-    if small.serves(
+    common["part"] = part = None if part is None else check_part(part)
+    if part is None and small.serves(
         n,
         fixed,
         jobs=jobs,
@@ -385,29 +393,68 @@ class Split:
     conflict: str | None = None
 
 
-def split_count(n, method, jobs, split_depth=None, fixed=()):
+def split_count(n, method, jobs, split_depth=None, fixed=(), part=None):
     """The :class:`Split` of a count: its work units, built now.
 
     ``n``, ``fixed``: checked; ``method``: resolved
     (:func:`parqueens.methods.resolve_method`);
     ``jobs``: as planned by :func:`parqueens.run.backends.plan_jobs`;
-    ``split_depth``: None for :func:`parqueens.search.units.auto_depth`.  Raises ``ValueError`` for
-    a split depth out of range.
+    ``split_depth``: None for :func:`parqueens.search.units.auto_depth`
+    (for :data:`PART_JOBS` jobs when ``part`` is given, so that every part
+    of a count splits it alike); ``part``: ``(I, K)`` for part I of K of the
+    units (:func:`part_units`), or None.  Raises ``ValueError`` for a split
+    depth out of range, or a part of a count with fewer than K units.
     """
     if method == "join":
         from ..join.units import join_units
 
-        units = tuple(join_units(n))
+        units = part_units(join_units(n), part, n)
         return Split(n, method, 0, units, max(1, min(jobs, len(units))))
     from ..search.units import choose_depth, make_units
 
     conflict = fixed_conflict(fixed)
     if n < UNITS_FROM or conflict:
+        if part is not None:
+            part_units((), part, n)  # refused: nothing to cut
         tiny = tuple(small.solutions(n, fixed)) if n < UNITS_FROM else ()
         return Split(n, "plain" if n < UNITS_FROM else method, 0, (), 1, tiny, conflict)
-    depth = choose_depth(n, method, jobs, split_depth, fixed)
-    units = tuple(make_units(n, method, depth, fixed))
+    depth = choose_depth(n, method, jobs if part is None else PART_JOBS, split_depth, fixed)
+    units = part_units(make_units(n, method, depth, fixed), part, n)
     return Split(n, method, depth, units, max(1, min(jobs, len(units))))
+
+
+#: The jobs a search's split depth is chosen for when a count runs in parts:
+#: every part splits the count alike, whatever jobs it runs on.
+PART_JOBS = 64
+
+
+def part_units(units, part, n):
+    """Part ``I`` of ``K`` (``part``, or None for all) of a count's work
+    units: the I-th of K consecutive runs of ``units`` (in the plan's
+    order, which keeps a join's units of one class together) holding
+    about equal shares of the modelled work
+    (:func:`parqueens.search.units.work_shares`), none empty.  The parts
+    are disjoint and together hold every unit, the same for every run of
+    the same version.  A tuple; raises ValueError if there are fewer units
+    than parts."""
+    units = tuple(units)
+    if part is None:
+        return units
+    i, k = part
+    if len(units) < k:
+        raise ValueError(
+            f"n = {n} has {len(units):,} work units, too few for {k:,} parts"
+            + (" (give a deeper split depth)" * bool(units))
+        )
+    from ..search.units import work_shares
+
+    cum = np.cumsum(work_shares(units))
+    cuts = [0] + [int(np.searchsorted(cum, j / k)) for j in range(1, k)] + [len(units)]
+    # none empty: each cut at least one unit past the one before, and room
+    # left for the parts after it
+    for j in range(1, k):
+        cuts[j] = min(max(cuts[j], cuts[j - 1] + 1), len(units) - (k - j))
+    return units[cuts[i - 1] : cuts[i]]
 
 
 def _size_method(checkpoint, n, resolved):
@@ -470,7 +517,7 @@ def _jobs(jobs, backend, rows):
         return None
 
 
-def run_identity(method, unique, fixed, search=False):
+def run_identity(method, unique, fixed, search=False, part=None):
     """What makes a checkpoint belong to a count: the method asked for (None
     named as the default it stands for, so that naming the default makes no
     other run: ``plain`` with fixed queens, ``d4`` when a ``search`` was
@@ -478,10 +525,14 @@ def run_identity(method, unique, fixed, search=False):
     it serves and ``d4`` elsewhere), ``unique`` and the fixed queens.  A
     JSON-ready dict, checked by :meth:`parqueens.run.store.RunStore.claim`; the
     split depth is checked per board size, the version when the file is
-    opened."""
+    opened.  A count of part I of K (``part``) names it (``part: [I, K]``):
+    each part has a file of its own."""
     fixed = sorted({(int(r), int(c)) for r, c in fixed or ()})
     method = method or ("plain" if fixed else "d4" if search else METHODS[0])
-    return {"method": method, "unique": bool(unique), "fixed": [list(q) for q in fixed]}
+    identity = {"method": method, "unique": bool(unique), "fixed": [list(q) for q in fixed]}
+    if part is not None:
+        identity["part"] = list(part)
+    return identity
 
 
 def method_of(checkpoint, asked):

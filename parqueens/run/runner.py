@@ -77,6 +77,9 @@ class CountResult:
         the search methods, from their classes.
     conflict : str or None
         Why fixed queens admit no solution (then ``total`` is 0).
+    part : (int, int) or None
+        Part ``I`` of ``K`` of the units, when the count was of a part
+        (``total`` is then that part's share); else None.
     """
 
     n: int
@@ -95,6 +98,7 @@ class CountResult:
     rechecked: int = 0
     half_turn: int | None = None
     quarter_turn: int | None = None
+    part: tuple[int, int] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The result as a JSON-ready dict (orbit keys as strings)."""
@@ -103,6 +107,10 @@ class CountResult:
             d[key] = round(d[key], SECONDS_DECIMALS)
         if self.conflict is None:
             del d["conflict"]
+        if self.part is None:
+            del d["part"]
+        else:
+            d["part"] = list(self.part)
         if self.orbits is None:
             for key in ("orbits", "fundamental", "half_turn", "quarter_turn"):
                 del d[key]
@@ -124,6 +132,7 @@ def run_count(
     backend: str | None = "threads",
     nodes: bool = False,
     recheck: float | None = None,
+    part: str | tuple[int, int] | None = None,
 ) -> CountResult:
     """Count the solutions of the n-queens problem, in parallel.
 
@@ -182,6 +191,13 @@ def run_count(
         :data:`parqueens.names.RECHECK_SHARE` of the stored work time), 0: none.  A stored
         result that a faulty machine computed wrong passes its checksum;
         only recomputing finds it for sure.
+    part : str, (int, int) or None
+        Count only part ``I`` of ``K`` of the work units (``"I/K"`` or
+        ``(I, K)``, :func:`parqueens.run.plan.part_units`): ``total`` is
+        that part's share, no classes are counted (``unique`` keeps its
+        units' classes, where a search finds them), and its checkpoint
+        belongs to that part alone.  :func:`parqueens.run.merge.merge_parts`
+        merges the K parts' checkpoints into the whole count.
 
     Returns
     -------
@@ -215,6 +231,7 @@ def run_count(
         fixed=fixed,
         backend=backend,
         nodes=nodes,
+        part=part,
     )
     store = _open_checkpoint(checkpoint, plan.n, plan.identity)
     try:
@@ -310,8 +327,11 @@ def run_plan(plan, *, progress=False, recheck=None, on_work=None, then=None):
         resumed=len(split.units) - len(todo),
         conflict=split.conflict,
         rechecked=rechecked,
+        part=plan.part,
     )
-    if units_classified(split.method, n, unique) or split.method == "join":
+    if plan.part is not None:  # a share of the count: its classes need all of it
+        unique = False
+    elif units_classified(split.method, n, unique) or split.method == "join":
         # Checked always where they can be: the join's classes check its
         # total (Burnside), a search's its classes against the total and the turns.
         stored = checkpoint if result.resumed else None
