@@ -256,9 +256,7 @@ def check_part(part):
         raise TypeError(f"part must be I/K or a pair (I, K), got {part!r}")
     i, k = (check_int(x, "part") for x in part)
     if not 1 <= k <= MAX_PARTS or not 1 <= i <= k:
-        raise ValueError(
-            f"part I/K needs 1 <= I <= K <= {MAX_PARTS:,}, got {i}/{k}"
-        )
+        raise ValueError(f"part I/K needs 1 <= I <= K <= {MAX_PARTS:,}, got {i}/{k}")
     return i, k
 
 

@@ -262,4 +262,4 @@ def test_the_commands_in_one_column():
     start = lines.index("  COMMAND") + 1
     rows = lines[start : start + len(_commands()) - 1]
     columns = {len(r) - len(r[4:].lstrip().split(" ", 1)[1].lstrip()) for r in rows}
-    assert len(rows) == 7 and len(columns) == 1, rows
+    assert len(rows) == 8 and len(columns) == 1, rows

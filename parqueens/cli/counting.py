@@ -16,7 +16,7 @@ from .. import checks
 from ..names import TABLE_EXTENSIONS
 from ..terminal import above_bars, progress_bar
 from .errors import Declined, UsageError
-from .options import add_run_options, board_range, board_size, examples
+from .options import add_run_options, board_range, board_size, examples, part_of
 from .output import format_seconds, note, range_text, say, show_progress, three_digits
 
 
@@ -62,6 +62,14 @@ def add_parsers(sub):
         action="store_true",
         help="compare the computed counts with the published OEIS values "
         "(n <= 27); exit code 1 on a mismatch",
+    )
+    p.add_argument(
+        "--part",
+        type=part_of,
+        metavar="I/K",
+        help="count only part I of K of the work units (the same parts for every run of "
+        "this version), into a --checkpoint of its own; parqueens merge makes the whole "
+        "count of the K parts' checkpoints (docs/dask.md)",
     )
     p.set_defaults(func=cmd_count)
 
@@ -116,6 +124,7 @@ def _plans(args, ns, fixed=None):
             fixed=fixed,
             backend=args.backend,
             nodes=getattr(args, "nodes", False),
+            part=getattr(args, "part", None),
         )
         for n in ns
     ]
@@ -328,6 +337,8 @@ def cmd_count(args):
             raise UsageError("--verify compares whole-board counts; it cannot be used with --fixed")
         if args.estimate:
             raise UsageError("--verify compares a count; --estimate makes none")
+        if args.part:
+            raise UsageError("--verify compares a whole count; --part counts a share of it")
         if args.n not in oeis.KNOWN:
             raise UsageError(
                 f"--verify knows the published counts for n <= {max(oeis.KNOWN)}, not n = {args.n}"
@@ -373,6 +384,14 @@ def _print_count(args, result):
         note(args, f"no solution for n = {result.n}: {conflict}")
     if result.resumed:
         note(args, resumed_text(args, result))
+    if result.part is not None:
+        i, k = result.part
+        note(
+            args,
+            f"part {i}/{k} of n = {result.n}: its share of the count"
+            + (", without classes" if args.unique else "")
+            + "; parqueens merge makes the whole count of the K parts' checkpoints",
+        )
     if args.verify:
         from .. import oeis
 
@@ -383,7 +402,7 @@ def _print_count(args, result):
         more = {"conflict": conflict} if conflict else {}
         more |= {"dashboard": args.dashboard[0]} if getattr(args, "dashboard", None) else {}
         print(json.dumps(result.as_dict() | more))
-    elif args.unique:
+    elif args.unique and result.orbits is not None:
         print(f"total {result.total}")
         print(f"fundamental {result.fundamental}")
         print(
@@ -402,6 +421,15 @@ def _print_count(args, result):
     elif args.nodes and not args.json:
         say(f"nodes {result.nodes}")
     return code
+
+
+def print_merged(args, result):
+    """``merge``'s output: the whole count, as :func:`_print_count` prints it."""
+    for key in ("verify", "nodes", "fixed", "one_based", "checkpoint"):
+        setattr(args, key, None if key in ("fixed", "checkpoint") else False)
+    args.checkpoint, args.unique = args.out, result.orbits is not None
+    result.resumed = 0  # all of it read back, which is what merging is
+    return _print_count(args, result)
 
 
 # ---------------------------------------------------------------- table

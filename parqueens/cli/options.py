@@ -55,6 +55,9 @@ job_count = _checked(checks.check_jobs, name="jobs")
 positive_int = _checked(lambda v: checks.check_positive(v, "the value"))
 
 
+#: argparse type for --part: ``I/K``, part I of K.
+part_of = _checked(checks.check_part, str)
+
 #: argparse type for --recheck: a share from 0 to 1.
 share = _checked(lambda v: checks.check_share(v, "the share"), checks.parse_share)
 

@@ -75,7 +75,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser():
     """The parser of ``parqueens``: its commands, each from its module."""
-    from . import counting, listing, status, verifying
+    from . import counting, listing, merging, status, verifying
 
     parser = _Parser(
         prog="parqueens",
@@ -100,7 +100,7 @@ def build_parser():
     )
     # not required: a bare `parqueens` gets its usage and where to read more (cli.main)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (counting, status, listing, verifying):
+    for module in (counting, merging, status, listing, verifying):
         module.add_parsers(sub)
     return parser
 

@@ -25,7 +25,8 @@ def add_parsers(sub):
     p.add_argument(
         "--json",
         action="store_true",
-        help="print one JSON object: file, method, fixed, holder, and per size n, method, "
+        help="print one JSON object: file, method, fixed, part (null for a whole count), "
+        "holder, and per size n, method, "
         "units_done, units_total, done, total, fundamental, seconds, seconds_left",
     )
     p.set_defaults(func=cmd_status)
@@ -44,6 +45,7 @@ def cmd_status(args):
     print(
         f"checkpoint {args.file}: method={status['method']}"
         + (f" fixed={fixed_text}" if fixed_text else "")
+        + (" part={}/{}".format(*status["part"]) if status.get("part") else "")
         + (f", n = {range_text([z['n'] for z in sizes])}" if sizes else "")
     )
     holder = status["holder"]

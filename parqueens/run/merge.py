@@ -98,8 +98,7 @@ def _read_part(path):
         identity = store.identity() or store.params  # the run's, or the command's
         if "part" not in identity:
             raise CheckpointError(
-                f"{path} is not a part of a count (count N --part I/K --checkpoint FILE "
-                f"makes one)"
+                f"{path} is not a part of a count (count N --part I/K --checkpoint FILE makes one)"
             )
         summary = store.summary()
         if len(summary) != 1:

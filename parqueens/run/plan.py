@@ -15,8 +15,6 @@ import functools
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from ..checks import check_backend, check_part, fixed_conflict
 from ..methods import check_count, resolve_method, units_classified
 from ..names import METHODS, UNITS_FROM
@@ -443,9 +441,11 @@ def part_units(units, part, n):
     i, k = part
     if len(units) < k:
         raise ValueError(
-            f"n = {n} has {len(units):,} work units, too few for {k:,} parts"
-            + (" (give a deeper split depth)" * bool(units))
+            f"n = {n} has {len(units):,} work unit{'s' * (len(units) != 1)}, too few "
+            f"for {k:,} parts"
         )
+    import numpy as np
+
     from ..search.units import work_shares
 
     cum = np.cumsum(work_shares(units))

@@ -21,7 +21,8 @@ def checkpoint_status(path):
     dict
         ``file`` (the path as given), ``method`` (of the run: ``join`` names
         the default, the join where it serves and ``d4`` elsewhere),
-        ``fixed`` (0-based ``[row, col]`` pairs), ``holder`` (the live
+        ``fixed`` (0-based ``[row, col]`` pairs), ``part`` (``[I, K]``
+        for a count's part I of K, else None), ``holder`` (the live
         process using the file: ``pid``, ``host``, ``command``, ``since``;
         or None) and ``sizes``, one dict per board size, by n: ``n``,
         ``started``; once started ``units_done`` and, with the size's
@@ -62,7 +63,7 @@ def checkpoint_status(path):
             total, fundamental = tally.total, None
             if not all_units:  # a tiny board, solved without units: its record
                 total, fundamental = s["total"] or 0, s["fundamental"]
-            elif s["classified"] and (method != "join" or finished):
+            elif s["classified"] and "part" not in identity and (method != "join" or finished):
                 whole = not identity.get("fixed")
                 fundamental = (
                     sum(classes(method, n, tally, store, whole).values())
@@ -70,6 +71,7 @@ def checkpoint_status(path):
                     else tally.fundamental
                 )
             if finished and all_units:  # after the classes: their check says more
+                # (a part's record holds its own total, of its own units)
                 store.check_total(n, tally.total, fundamental if finished else None)
             planned = time.perf_counter()
             share = 0.0 if finished else _done_share(identity, n, s, method)
@@ -96,6 +98,7 @@ def checkpoint_status(path):
         "file": path,
         "method": identity.get("method") or "d4",
         "fixed": [list(q) for q in identity.get("fixed") or []],
+        "part": identity.get("part"),
         "holder": holder,
         "sizes": sizes,
     }
@@ -139,11 +142,14 @@ def _done_share(identity, n, s, method):
 
     if not s["units_done"]:
         return 0.0
-    if s["units_total"] > SHARES_UP_TO or (method != "join" and not s["split_depth"]):
+    # A join unit's share is its modelled work, known for any number of
+    # units (by count, the largest first, n = 23 said 28.9 h left where 10 were).
+    if method != "join" and (s["units_total"] > SHARES_UP_TO or not s["split_depth"]):
         return s["units_done"] / max(1, s["units_total"])
     fixed = [tuple(q) for q in identity.get("fixed") or []]
+    part = tuple(identity["part"]) if identity.get("part") else None
     try:
-        units = split_count(n, method, 1, s["split_depth"] or None, fixed).units
+        units = split_count(n, method, 1, s["split_depth"] or None, fixed, part).units
     except (ValueError, TypeError):
         return s["units_done"] / max(1, s["units_total"])
     shares = dict(zip((u.id for u in units), work_shares(units), strict=True))

@@ -18,7 +18,7 @@ def test_bare_command_prints_its_usage_and_where_to_read_more(cli):
     assert r.stderr == (
         "parqueens: error: usage: parqueens [-h] [--version] [--print-completion {bash,zsh}] "
         "COMMAND ...; COMMAND is one of "
-        "count, table, status, solutions, first, construct, verify; `parqueens --help` says "
+        "count, table, merge, status, solutions, first, construct, verify; `parqueens --help` says "
         "what each does, `parqueens COMMAND --help` its options\n"
     )
 
