@@ -322,8 +322,22 @@ def test_the_matching_is_timed_apart():
     a share of its time: more than nothing, less than the whole."""
     units = rowsets.plan_units(22)
     stop = np.zeros(1, np.uint8)
-    spent, matching = rowsets._time_rowset(units[0], 0, 1, stop)
-    assert 0 < matching < spent
+    spent, matching, tables = rowsets._time_rowset(units[0], 0, 1, stop)
+    assert 0 < matching < spent and 0 < tables < spent
+
+
+def test_south_keys_are_the_distinct_tables_a_count_makes():
+    # The estimate costs each distinct south table once: as many as a
+    # process that keeps them all makes, counting the same units.
+    from parqueens.join.south import SouthTables
+
+    plan = rowsets.plan_units(22)
+    units = [u for u in plan if u.rows == plan[-7].rows][:3]
+    keys = rowsets.south_keys(22, units)
+    assert len(keys) == len(set((c.name, w, r) for c, w, r in keys))
+    kept = SouthTables(budget=2**40)
+    rowsets.count_units(22, units, np.zeros(1, np.uint8), kept)
+    assert kept.made == len(keys) and kept.seconds > 0
 
 
 def test_sampled_estimate_has_a_range():

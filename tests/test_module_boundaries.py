@@ -59,6 +59,7 @@ RUN_ORDER = [
     "plan",
     "status",
     "runner",
+    "merge",
     "listing",
 ]
 

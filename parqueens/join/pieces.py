@@ -366,6 +366,24 @@ def unit_rowsets(h, cfg, a):
 
 
 @njit(cache=True, nogil=True)
+def south_rows_used(h, cfg, units_a):
+    """Which south-east rows the row sets of units ``units_a`` (int64: their
+    north-east rows) of a configuration have: uint8 of ``2**h``, 1 where a
+    row set has those rows (its south-east and south-west tables are then
+    needed: :mod:`parqueens.join.south`)."""
+    subs, subs_at = subsets(h)
+    size = np.int64(1) << h
+    bs = np.empty(size, np.int64)
+    weights = np.empty((size, 4), np.int64)
+    used = np.zeros(size, np.uint8)
+    for a in units_a:
+        nr = rowsets_of(h, cfg, a, subs, subs_at, bs, weights)
+        for i in range(nr):
+            used[bs[i]] = 1
+    return used
+
+
+@njit(cache=True, nogil=True)
 def _rekeyed(table, words, tables, real):
     """A role table whose words are ``words`` (uint64, its words' length):
     its own rewritten into a row set's key bits (:func:`parqueens.join.keys.rekey`)."""

@@ -26,11 +26,16 @@ import time
 import numpy as np
 
 from .configs import JoinUnit, configs
+from .kernels import CFG_ROWS_S
 from .pieces import (
+    SE,
+    SW,
     count_rowsets,
     cycle_count,
     rowset_sizes,
     rowset_work,
+    south_rows_used,
+    south_table,
     unit_rowsets,
     unit_work,
 )
@@ -48,6 +53,8 @@ SEED = 1
 #: Seconds of measuring an estimate spends at least, and samples at least.
 SAMPLE_SECONDS = 5.0
 MIN_SAMPLES = 6
+#: South tables drawn and made to cost the distinct ones (:func:`_tables_seconds`).
+TABLE_DRAWS = 48
 #: A sampled row set's modelled time, below which it is counted whole.
 _WHOLE_SECONDS = 0.3
 #: Nanoseconds of this project's 2-vCPU machine per unit of the cost model
@@ -207,19 +214,60 @@ def _time_rowset(unit, e, stride, stop, rowsets=1):
     ``rowsets=0``, its set-up alone: its north tables and buffers), timed
     on a sample of its visits with ``stride`` > 1 (all the rest made as in
     the count, the visits' cycles scaled by the matcher:
-    :func:`parqueens.join.pieces.count_rowsets`), and the seconds of them
-    spent in visits.  Its south tables are made here, as a process that has
-    none kept makes them."""
+    :func:`parqueens.join.pieces.count_rowsets`), the seconds of them
+    spent in visits, and those spent making its south tables (made here,
+    as a process that has none kept makes them; included in the first)."""
     clock = np.zeros(2, np.uint64)
+    tables = SouthTables(budget=0)
     start = time.thread_time()
     began = cycle_count()
-    _count_unit(unit, (e, e + rowsets), stride, stop, clock, SouthTables(budget=0))
+    _count_unit(unit, (e, e + rowsets), stride, stop, clock, tables)
     cycles = int(cycle_count() - began)
     spent = time.thread_time() - start
     if cycles <= 0:
-        return spent, 0.0
+        return spent, 0.0, tables.seconds
     scaled, visits = (spent * int(c) / cycles for c in clock)
-    return spent - visits + scaled, scaled
+    return spent - visits + scaled, scaled, tables.seconds
+
+
+def south_keys(n, units):
+    """The distinct south tables that counting ``units`` (of board size
+    ``n``) needs: a list of ``(configuration, role, rows)``, each made once
+    by a process that keeps them (:mod:`parqueens.join.south`)."""
+    h = n // 2
+    by_config = {}
+    for u in units:
+        by_config.setdefault(u.config, set()).add(u.rows)
+    keys = []
+    for config in configs(n):
+        rows = by_config.get(config.name)
+        if not rows:
+            continue
+        used = south_rows_used(h, config.cfg, np.array(sorted(rows), np.int64))
+        rows_s = int(config.cfg[CFG_ROWS_S])
+        for b in np.flatnonzero(used).tolist():
+            keys += [(config, SE, b), (config, SW, rows_s ^ b)]
+    return keys
+
+
+def _tables_seconds(n, units, rng, stop, draws=TABLE_DRAWS):
+    """Thread seconds of making the distinct south tables of ``units`` once
+    (:func:`south_keys`): the mean of ``draws`` of them drawn at random and
+    made here, times their number."""
+    keys = south_keys(n, units)
+    if not keys:
+        return 0.0
+    spent = []
+    for i in rng.choice(len(keys), size=min(draws, len(keys)), replace=False):
+        if stop[0]:
+            break
+        config, which, rows = keys[int(i)]
+        began = time.thread_time()
+        south_table(
+            n, n // 2, rows, which, config.fixed_wide, config.diagonal_symmetry, config.layout
+        )
+        spent.append(time.thread_time() - began)
+    return float(np.mean(spent)) * len(keys) if spent else 0.0
 
 
 def _mean_range(values, seed):
@@ -244,16 +292,16 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
     sieve's choices made for the whole sides, the tables made) but the
     matcher's visits, made by about one bucket in ``s`` of the side
     streaming by and scaled to all of them by the processor's cycle counter
-    (:func:`parqueens.join.pieces.count_rowsets` with a stride).  Until
-    2026-12-06 both sides were thinned to every ``s``-th half-board, the
-    matching scaled by ``s**2``: thinned sides choose fewer key bits and
-    narrower chunks, and a pair cost 2 to 5 times its count's (at n = 26
-    the estimate was 6 times a whole count; now row sets counted whole
-    and sampled agree within 15 %).  Each time over its row set's
-    probability is an unbiased estimate of the whole; their mean is the
-    estimate, its range that of the mean over resamples (:func:`_mean_range`).  A
-    unit's set-up (its north tables and buffers, made once for its row
-    sets) is timed apart and counted once a unit.
+    (:func:`parqueens.join.pieces.count_rowsets` with a stride).  Each time
+    over its row set's probability is an unbiased estimate of the whole;
+    their mean is the estimate, its range that of the mean over resamples
+    (:func:`_mean_range`).  A unit's set-up (its north tables and buffers,
+    made once for its row sets) is timed apart and counted once a unit;
+    a row set's south tables, made once a process for every row set that
+    has the same south rows (:mod:`parqueens.join.south`; n = 23's 19.6
+    million row sets need 116,000 tables), are timed apart too and costed
+    once each (:func:`_tables_seconds`): charged to every row set, they
+    made n = 23's estimate four times what its units take in a count.
 
     Parameters
     ----------
@@ -275,7 +323,9 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
     dict
         ``core_seconds``, ``low``, ``high`` (seconds of one core of this
         machine; NaN if ``stop`` was set before the first sample),
-        ``samples`` (row sets measured), ``sample_seconds``.
+        ``samples`` (row sets measured), ``sample_seconds``,
+        ``tables_seconds`` (of them: the units' set-ups and the distinct
+        south tables, made once by one process).
 
     Raises
     ------
@@ -307,23 +357,32 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
         stride = 1
         while work_seconds(model) / stride > _WHOLE_SECONDS:
             stride *= 2
-        # A unit's set-up is made once for all its row sets: timed apart.
+        # A unit's set-up is made once for all its row sets, the south
+        # tables once for all the units that need them: both timed apart.
         setup = _time_rowset(unit, e, 1, stop, rowsets=0)[0]
-        spent = max(_time_rowset(unit, e, stride, stop)[0] - setup, 0.0)
-        values.append(spent * total / model)
+        spent, _, made = _time_rowset(unit, e, stride, stop)
+        values.append(max(spent - made - setup, 0.0) * total / model)
         setups.append(setup)
     if not values:  # stopped before the first: no estimate
         nan = float("nan")
-        return {"core_seconds": nan, "low": nan, "high": nan, "samples": 0, "sample_seconds": 0.0}
-    setup = float(np.mean(setups)) * len(units)
-    mean = float(np.mean(values)) + setup
+        return {
+            "core_seconds": nan,
+            "low": nan,
+            "high": nan,
+            "samples": 0,
+            "sample_seconds": 0.0,
+            "tables_seconds": nan,
+        }
+    once = float(np.mean(setups)) * len(units) + _tables_seconds(n, units, rng, stop)
+    mean = float(np.mean(values)) + once
     low, high = _mean_range(np.array(values), seed)
     return {
         "core_seconds": mean,
-        "low": low + setup,
-        "high": high + setup,
+        "low": low + once,
+        "high": high + once,
         "samples": len(values),
         "sample_seconds": time.perf_counter() - began,
+        "tables_seconds": once,
     }
 
 

@@ -13,6 +13,7 @@ so that at n = 22 each table is made about once.
 """
 
 import threading
+import time
 from collections import OrderedDict
 
 from numba import njit, types
@@ -50,6 +51,8 @@ class SouthTables:
         self.budget = budget
         self.made = 0
         self.served = 0
+        #: Thread seconds spent making tables (an estimate's samples time them apart).
+        self.seconds = 0.0
         self._tables = OrderedDict()
         self._held = 0
         self._n = None
@@ -85,11 +88,13 @@ class SouthTables:
                 self._tables.move_to_end(key)
                 self.served += 1
                 return table
+        began = time.thread_time()
         table = south_table(
             n, n // 2, rows, which, config.fixed_wide, config.diagonal_symmetry, config.layout
         )
         size = _bytes(table)
         with self._lock:
+            self.seconds += time.thread_time() - began
             self.made += 1
             if n == self._n and key not in self._tables and size <= self.budget:
                 self._tables[key] = table

@@ -21,6 +21,7 @@ this list, never one below):
 - :mod:`.status`: what a checkpoint holds, per size;
 - :mod:`.runner`: :func:`~.runner.run_count` and :func:`~.runner.run_plan`:
   resume, recheck, dispatch, :class:`~.runner.CountResult`;
+- :mod:`.merge`: the checkpoints of a count's parts merged into the whole's;
 - :mod:`.listing`: listing solutions in lexicographic order, in threads.
 
 What it may import: the search (:mod:`parqueens.search`), the join
