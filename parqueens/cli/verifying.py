@@ -11,7 +11,7 @@ from ..names import READABLE_FORMATS
 from ..terminal import progress_bar
 from .errors import UsageError
 from .options import add_jobs, add_one_based, add_progress, add_yes, board_size, examples
-from .output import counted, say, show_progress
+from .output import counted, printable, say, show_progress
 
 
 def add_parsers(sub):
@@ -78,7 +78,7 @@ def cmd_verify(args):
     if args.json:
         print(json.dumps(report.as_dict(args.file)))
     else:
-        print(report.summary(args.file))
+        print(printable(report.summary(args.file)))
         if report.first_problem:
             say(f"first problem: {report.first_problem}")
     return 0 if report.ok else 1

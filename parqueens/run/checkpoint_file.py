@@ -640,6 +640,8 @@ def _free_bytes(folder):
 
 
 def _quote(path):
+    """The path for SQLite's ``file:`` URI: its bytes (a name need not be
+    UTF-8), percent-encoded."""
     from urllib.parse import quote
 
-    return quote(os.path.abspath(path))
+    return quote(os.fsencode(os.path.abspath(path)))
