@@ -234,10 +234,15 @@ def _backend(args):
     )
 
 
+def _jobs(k):
+    """``1 job``, ``2 jobs``."""
+    return f"{k:,} job{'s' * (k != 1)}"
+
+
 def estimate_text(plan):
     """The sentence of a plan's estimate."""
     e = plan.estimate()
-    head = f"estimate for n = {plan.n}: about {format_seconds(e['seconds'])} on {e['jobs']} job(s)"
+    head = f"estimate for n = {plan.n}: about {format_seconds(e['seconds'])} on {_jobs(e['jobs'])}"
     if not e["units"]:
         return f"{head} (a small board, solved at once without work units)"
     more = ""
@@ -306,7 +311,7 @@ def guard(args, what, plans):
     jobs = largest_first[0].estimate()["jobs"]
     if seconds > GUARD_SECONDS and not args.yes:
         about = "more than" if partial else "about"
-        text = f"{what} would take {about} {format_seconds(seconds)} on {jobs} job(s) (estimate)"
+        text = f"{what} would take {about} {format_seconds(seconds)} on {_jobs(jobs)} (estimate)"
         if sys.stdin is not None and sys.stdin.isatty() and sys.stderr.isatty():
             print(f"parqueens: {text}; start it? [y/N] ", end="", file=sys.stderr, flush=True)
             answer = sys.stdin.readline()
@@ -322,7 +327,7 @@ def guard(args, what, plans):
         note(
             args,
             f"estimate for n = {range_text([p.n for p in long])}: about "
-            f"{format_seconds(seconds)} on {jobs} job(s)",
+            f"{format_seconds(seconds)} on {_jobs(jobs)}",
         )
 
 

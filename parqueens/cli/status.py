@@ -72,6 +72,8 @@ def _size_line(z):
             "(the next run resumes them)"
         )
     line = f"n = {z['n']} ({z['method']}): {z['units_done']}/{z['units_total']} units"
+    if not z["done"] and not z["units_done"]:
+        return line + ", started: no unit finished yet (no total so far, no time left known)"
     if z["done"]:
         line += f", done: total {z['total']}"
     else:

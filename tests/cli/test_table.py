@@ -374,3 +374,18 @@ def test_a_table_over_a_day_is_refused_before_its_small_sizes_are_estimated(cli,
     r = cli("table", "20-40")
     assert r.returncode == 2 and r.stdout == ""
     assert "table 20-40 would take more than " in r.stderr and "add --yes" in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (",", "got ',' (a size missing beside a comma)"),
+        ("4,", "got '4,' (a size missing beside a comma)"),
+        (" ", "got ' '"),
+        ("4-x", "got '4-x'"),
+    ],
+)
+def test_a_bad_range_is_named_as_given(cli, given, said):
+    r = cli("table", given)
+    assert_one_line_error(r)
+    assert r.stderr.endswith(f"a range looks like 1-18, 8 or 4,6,8-12; {said}\n")
