@@ -31,6 +31,7 @@ OPTIONS = {
     "force": "--force",
     "path": "--out",
     "backend": "--backend",
+    "allow_empty": "--allow-empty",
 }
 
 _ARGUMENT = re.compile(
