@@ -549,8 +549,9 @@ def _start_client(scheduler, n_workers, timeout):
             processes=True,
             host="127.0.0.1",
             # on a free port: 8787 (Dask's default, None too) may be another
-            # cluster's, and Dask would warn that it is taken
-            dashboard_address=":0",
+            # cluster's, and Dask would warn that it is taken; on 127.0.0.1
+            # too (":0" listens on every interface)
+            dashboard_address="127.0.0.1:0",
             preload=[__name__],  # dask_setup: quiet workers that ignore Ctrl-C
         )
         return Client(cluster, timeout=timeout), cluster
