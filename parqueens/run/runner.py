@@ -15,7 +15,7 @@ import os
 import random
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ..checks import check_recheck, check_share, fixed_conflict
@@ -117,6 +117,30 @@ class CountResult:
         else:
             d["orbits"] = {str(k): v for k, v in self.orbits.items()}
         return d
+
+
+@dataclass
+class UniqueCountResult(CountResult):
+    """A :class:`CountResult` with its symmetry classes, as
+    :func:`parqueens.count_unique` returns it: ``fundamental``, ``orbits``,
+    ``half_turn`` and ``quarter_turn`` are always there (typed without
+    None)."""
+
+    fundamental: int = 0
+    orbits: dict[int, int] = field(default_factory=dict)
+    half_turn: int = 0
+    quarter_turn: int = 0
+
+    @classmethod
+    def of(cls, result: CountResult) -> "UniqueCountResult":
+        """``result`` (a count with ``unique``) as this class."""
+        values = {f.name: getattr(result, f.name) for f in fields(CountResult)}
+        missing = [
+            k for k in ("fundamental", "orbits", "half_turn", "quarter_turn") if values[k] is None
+        ]
+        if missing:
+            raise ValueError(f"a count without its classes (no {', '.join(missing)})")
+        return cls(**values)
 
 
 def run_count(
