@@ -33,7 +33,7 @@ if _TYPE_CHECKING:  # what the lazy names below are, for type checkers
     from .construction import NoSolution, construct, is_solution
     from .pictures import Board
     from .run.listing import first_solution, solutions
-    from .run.runner import CountResult, run_count
+    from .run.runner import CountResult, UniqueCountResult, run_count
     from .symmetry import canonical, orbit, orbit_size, transform
 
 # The public names are imported on first use (PEP 562), so that the command
@@ -45,6 +45,7 @@ _LAZY = {
     "first_solution": "run.listing",
     "solutions": "run.listing",
     "CountResult": "run.runner",
+    "UniqueCountResult": "run.runner",
     "run_count": "run.runner",
     "Board": "pictures",
     "canonical": "symmetry",
@@ -128,17 +129,21 @@ def count_unique(
     method: str | None = None,
     split_depth: int | None = None,
     progress: bool = False,
-) -> "CountResult":
+) -> "UniqueCountResult":
     """Total and fundamental solutions, with the orbit breakdown.
 
-    Same parameters as :func:`count` (no fixed queens).  Returns a :class:`CountResult` whose
-    ``total`` is OEIS A000170, ``fundamental`` OEIS A002562 and ``orbits``
-    maps orbit size (8, 4, 2, 1) to the number of classes of that size.
+    Same parameters as :func:`count` (no fixed queens).  Returns a
+    :class:`UniqueCountResult` (a :class:`CountResult` whose classes are
+    typed ``int``, never None): ``total`` is OEIS A000170, ``fundamental``
+    OEIS A002562 and ``orbits`` maps orbit size (8, 4, 2, 1) to the number
+    of classes of that size.
     """
-    from .run.runner import run_count
+    from .run.runner import UniqueCountResult, run_count
 
-    return run_count(
-        n, unique=True, jobs=jobs, method=method, split_depth=split_depth, progress=progress
+    return UniqueCountResult.of(
+        run_count(
+            n, unique=True, jobs=jobs, method=method, split_depth=split_depth, progress=progress
+        )
     )
 
 
@@ -147,6 +152,7 @@ __all__ = [
     "count_unique",
     "run_count",
     "CountResult",
+    "UniqueCountResult",
     "solutions",
     "first_solution",
     "construct",

@@ -400,7 +400,10 @@ def parse_range(text, high=MAX_N):
     for item in text.split(","):
         m = _RANGE_ITEM.match(item)
         if not m:
-            raise ValueError(f"a range looks like 1-18, 8 or 4,6,8-12; got {item.strip()!r}")
+            got = repr(item.strip())
+            if not item.strip():  # `table ,`, `table 4,`: said as given
+                got = repr(text) + (" (a size missing beside a comma)" if "," in text else "")
+            raise ValueError(f"a range looks like 1-18, 8 or 4,6,8-12; got {got}")
         lo = int(m.group(1))
         hi = int(m.group(2)) if m.group(2) is not None else lo
         if hi < lo:

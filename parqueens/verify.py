@@ -32,6 +32,11 @@ from .search import small
 DIRECT_ROWS = 2048
 
 
+#: The problem of a list without solutions where none is accepted
+#: (``allow_empty`` False).
+EMPTY = "no solution in the input (allow_empty=True accepts an empty list)"
+
+
 @dataclass
 class VerifyReport:
     """What :func:`check_blocks` found.
@@ -54,7 +59,11 @@ class VerifyReport:
         The first row with a problem, in input order: ``"solution I [..] is
         not a valid placement: WHY"`` (which two queens attack each other,
         or the row off the board), ``"... is a duplicate"`` or ``"... is
-        not in canonical form"`` (I counted from 1).
+        not in canonical form"`` (I counted from 1), or :data:`EMPTY`.
+    allow_empty : bool
+        A list without solutions passes (a report that compares none with
+        the expected number); False: it is a problem (:data:`EMPTY`), as on
+        the command line, where a producer that failed wrote nothing.
     """
 
     n: int | None = None
@@ -67,6 +76,13 @@ class VerifyReport:
     unique: bool = False
     empty_lines: int = 0
     expected: int | None = None
+    allow_empty: bool = True
+
+    @property
+    def empty_refused(self) -> bool:
+        """No solution read, which ``allow_empty`` does not accept (with
+        :meth:`compare`, the expected number decides instead)."""
+        return not self.allow_empty and self.count == 0 and self.expected is None
 
     def note_empty_lines(self, lines: Sequence[int], more: int = 0) -> None:
         """Record the empty lines a reader skipped among solutions of n > 0
@@ -90,6 +106,7 @@ class VerifyReport:
         row or empty line, and with :meth:`compare` exactly the expected
         number of distinct rows."""
         clean = not (self.invalid or self.duplicates or self.not_canonical or self.empty_lines)
+        clean = clean and not self.empty_refused
         return clean and (self.expected is None or self.distinct == self.expected)
 
     def as_dict(self, file: str | None = None) -> dict[str, Any]:
@@ -108,12 +125,15 @@ class VerifyReport:
         if self.expected is not None:
             d["expected"] = self.expected
             d["distinct"] = self.distinct
-        return d | {"ok": self.ok, "first_problem": self.first_problem or None}
+        first = self.first_problem or (EMPTY if self.empty_refused else None)
+        return d | {"ok": self.ok, "first_problem": first}
 
     def summary(self, file: str) -> str:
         """The report in one line, e.g. ``s8.perm: 92 solutions of n = 8,
         all valid, no duplicates, complete: all 92 solutions``."""
         k = self.count
+        if self.empty_refused and not self.empty_lines:
+            return f"{file}: {EMPTY}"
         parts = [f"{file}: {k} solution{'' if k == 1 else 's'}"]
         parts[0] += f" of n = {self.n}" if self.n is not None else ""
         parts.append("all valid" if not self.invalid else f"{self.invalid} INVALID")
@@ -227,6 +247,7 @@ def check_blocks(
     *,
     bad_rows: dict[int, tuple[int, int | list[int]]] | None = None,
     one_based: bool = False,
+    allow_empty: bool = True,
 ) -> VerifyReport:
     """Check a list of solutions given as blocks.
 
@@ -250,6 +271,8 @@ def check_blocks(
         for the description of the first problem.
     one_based : bool
         Describe the first problem with columns (and rows) counted from 1.
+    allow_empty : bool
+        Whether a list without solutions passes (see :class:`VerifyReport`).
 
     Returns
     -------
@@ -260,7 +283,7 @@ def check_blocks(
     ValueError
         If the blocks' widths differ.
     """
-    report = VerifyReport(n=n, unique=bool(unique))
+    report = VerifyReport(n=n, unique=bool(unique), allow_empty=bool(allow_empty))
     rest = iter(blocks)
     head = list(itertools.islice(rest, 2))
     direct = len(head) == 1 and len(np.asarray(head[0])) <= DIRECT_ROWS

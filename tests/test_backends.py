@@ -593,3 +593,28 @@ def test_address_that_is_not_a_scheduler(cli):
         server.close()
     assert_one_line_error(r, code=3)
     assert "not a Dask scheduler" in r.stderr and "memory" not in r.stderr
+
+
+def _listening():
+    """The listening sockets of this process and its children: (pid, ip, port)."""
+    import psutil
+
+    me = psutil.Process()
+    out = set()
+    for p in (me, *me.children(recursive=True)):
+        try:
+            conns = p.net_connections(kind="inet")
+        except psutil.Error:
+            continue
+        out |= {(p.pid, c.laddr.ip, c.laddr.port) for c in conns if c.status == psutil.CONN_LISTEN}
+    return out
+
+
+def test_a_local_cluster_listens_on_127_0_0_1_only():
+    # Its scheduler, its dashboard (a free port), each worker and its nanny:
+    # nothing that another machine could reach.
+    before = _listening()
+    with dask_client(n_workers=1) as (client, threads):
+        opened = _listening() - before
+    assert len(opened) >= 3, opened  # the scheduler, a worker and its nanny at least
+    assert {ip for _, ip, _ in opened} == {"127.0.0.1"}, opened

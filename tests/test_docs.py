@@ -263,3 +263,38 @@ def test_the_commands_in_one_column():
     rows = lines[start : start + len(_commands()) - 1]
     columns = {len(r) - len(r[4:].lstrip().split(" ", 1)[1].lstrip()) for r in rows}
     assert len(rows) == 8 and len(columns) == 1, rows
+
+
+def _dask_commands():
+    """The ``dask scheduler`` and ``dask worker`` commands the pages show
+    (lines continued with a backslash joined, comments left out)."""
+    for page in PAGES:
+        text = page.read_text().replace("\\\n", " ")
+        for line in text.splitlines():
+            words = line.split("#", 1)[0].split()
+            if words[:2] in (["dask", "scheduler"], ["dask", "worker"]):
+                yield page.name, words[1], words[2:]
+
+
+def test_dask_commands_exist_and_keep_a_local_cluster_local():
+    # Every option exists in the installed distributed (dask scheduler --help,
+    # dask worker --help); the pages show a scheduler and workers kept on
+    # 127.0.0.1, each with its dashboard there too, which --host alone does not.
+    cli = (
+        pytest.importorskip("distributed.cli.dask_scheduler"),
+        pytest.importorskip("distributed.cli.dask_worker"),
+    )
+    known = {
+        name: {o for p in module.main.params for o in (*p.opts, *p.secondary_opts)}
+        for name, module in zip(("scheduler", "worker"), cli, strict=True)
+    }
+    local = set()
+    for page, what, words in _dask_commands():
+        options = {w.split("=", 1)[0] for w in words if w.startswith("--")}
+        assert options <= known[what], f"{page}: dask {what} has no {options - known[what]}"
+        if "--host" in words and words[words.index("--host") + 1] == "127.0.0.1":
+            at = words.index("--dashboard-address") + 1 if "--dashboard-address" in words else 0
+            kept = "--no-dashboard" in words or (at and words[at].startswith("127.0.0.1:"))
+            assert kept, f"{page}: dask {what} on 127.0.0.1 with its dashboard on all interfaces"
+            local.add(what)
+    assert local == {"scheduler", "worker"}

@@ -650,3 +650,38 @@ def test_the_default_recheck_meets_every_origin_within_its_budget(tmp_path):
         with pytest.raises(ResultMismatch, match="bad|searched again"):
             run_count(12, jobs=1, checkpoint=path)
     assert run_count(12, jobs=1, checkpoint=path, recheck=0).total > A000170[12]
+
+
+def _interrupted(todo, **kwargs):
+    """iter_chunks, interrupted (Ctrl-C) as it starts on units to search."""
+    if todo:
+        raise KeyboardInterrupt
+    yield from ()
+
+
+def test_an_interrupted_resume_has_said_what_it_resumed(cli, tmp_path, monkeypatch):
+    path = tmp_path / "c.db"
+    assert cli("count", 12, "--checkpoint", path, "-q").returncode == 0
+    [(units,)] = sql(path, "SELECT count(*) FROM units")[0]
+    sql(path, "DELETE FROM units WHERE rowid = (SELECT max(rowid) FROM units)")
+    monkeypatch.setattr(runner, "iter_chunks", _interrupted)
+    r = cli("count", 12, "--checkpoint", path, "--recheck", 0)
+    assert r.returncode == 130
+    said, interrupted = r.stderr.splitlines()
+    assert said == f"parqueens: resumed {units - 1} of {units} units from {path}"
+    assert interrupted.startswith(
+        f"parqueens: interrupted during n = 12 with {units - 1} of {units} units finished; "
+        f"finished units are kept in {path}"
+    )
+    # The library's exception says so too, and how to resume.
+    with pytest.raises(runner.RunInterrupted) as info:
+        run_count(12, checkpoint=path, recheck=0)
+    assert str(info.value) == (
+        f"interrupted during n = 12 with {units - 1} of {units} units finished; they are kept "
+        f"in {path}: the same count with checkpoint={str(path)!r} resumes it"
+    )
+    with pytest.raises(runner.RunInterrupted) as info:
+        run_count(12, jobs=1)
+    assert str(info.value).endswith(
+        "units finished; they are lost without a checkpoint (checkpoint=FILE keeps them)"
+    )

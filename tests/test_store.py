@@ -244,9 +244,10 @@ def test_read_only_file_refused_as_root_too(good, cli, tmp_path, monkeypatch):
     )
 
 
-def test_read_only_database_refused_at_open(good, tmp_path, monkeypatch):
+def test_read_only_database_read_at_open_and_refused_at_first_write(good, tmp_path, monkeypatch):
     # A file that SQLite can open only for reading (whatever the reason):
-    # the write probe at open refuses it, rather than the first save.
+    # the write probe at open finds it, the file answers what it holds, and
+    # its first write is refused, before any search.
     path = tmp_path / "c.sqlite"
     shutil.copy(good, path)
     params = RunStore(path).params
@@ -256,8 +257,10 @@ def test_read_only_database_refused_at_open(good, tmp_path, monkeypatch):
         "connect",
         lambda target, **kw: real(target + ("&" if "?" in target else "?") + "mode=ro", **kw),
     )
-    with pytest.raises(CheckpointError, match="c.sqlite is read-only"):
-        RunStore(path, params)
+    with RunStore(path, params) as s:
+        assert s.summary()[0]["finished"]
+        with pytest.raises(CheckpointError, match="c.sqlite is read-only"):
+            s.begin_run(10, 2, 3)
 
 
 def test_read_only_shm_named(good, tmp_path, monkeypatch):
@@ -356,6 +359,43 @@ def test_full_disk_mid_run_keeps_saved_units(cli, tmp_path, monkeypatch):
     r = cli(*args[:-1])
     assert (r.returncode, r.stdout) == (0, f"{A000170[12]}\n")
     assert f"resumed {run['units_done']} of {run['units_total']} units" in r.stderr
+
+
+@pytest.mark.parametrize("message", ["database or disk is full", "disk I/O error"])
+def test_full_disk_finished_checkpoint_answers_read_only(good, cli, tmp_path, monkeypatch, message):
+    # A full disk: SQLite cannot open the file to write (its -shm index
+    # cannot grow), but a finished count needs no write: it is answered from
+    # the file, read-only; a size with work left is refused before any search.
+    path = tmp_path / "c.sqlite"
+    shutil.copy(good, path)
+    before = sha256(path)
+    monkeypatch.setattr(checkpoint_file.sqlite3, "connect", _failing("BEGIN", message))
+    monkeypatch.setattr(checkpoint_file, "_free_bytes", lambda folder: 0)
+    for extra in (["--recheck", 0], [], ["--unique"]):
+        r = cli("count", 9, "--checkpoint", path, "--quiet", *extra)
+        assert (r.returncode, r.stderr) == (0, ""), r.stderr
+        assert str(A000170[9]) in r.stdout
+    r = cli("count", 10, "--checkpoint", path)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == (
+        f"parqueens: error: {path}: no space left on the disk, cannot write the checkpoint "
+        f"({message})\n"
+    )
+    assert sha256(path) == before
+
+
+def test_full_disk_on_an_unreadable_file_says_open(good, tmp_path, monkeypatch):
+    # Reading it fails too: the error of opening it to write, as before.
+    path = tmp_path / "c.sqlite"
+    shutil.copy(good, path)
+    params = RunStore(path).params
+    monkeypatch.setattr(checkpoint_file.sqlite3, "connect", _failing("", "disk I/O error"))
+    monkeypatch.setattr(checkpoint_file, "_free_bytes", lambda folder: 0)
+    with pytest.raises(CheckpointError) as info:
+        RunStore(path, params)
+    assert str(info.value) == (
+        f"{path}: no space left on the disk, cannot open the checkpoint (disk I/O error)"
+    )
 
 
 def test_library_full_disk_in_add_and_finish(tmp_path, monkeypatch):

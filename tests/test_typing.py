@@ -31,6 +31,7 @@ PUBLIC = [
     parqueens.Board.__new__,
     parqueens.Board.svg,
     parqueens.CountResult.as_dict,
+    parqueens.UniqueCountResult.of,
     parqueens.symmetry.transform,
     parqueens.symmetry.canonical,
     parqueens.symmetry.orbit,
@@ -57,6 +58,26 @@ def test_the_public_api_is_annotated(function):
     ]
     assert untyped == []
     assert sig.return_annotation is not inspect.Signature.empty
+
+
+def test_count_unique_has_its_classes_typed_int():
+    # `fund: int = parqueens.count_unique(8).fundamental` passes mypy --strict:
+    # the result's classes are typed without None; run_count's stay general.
+    import typing
+
+    assert inspect.signature(parqueens.count_unique).return_annotation == "UniqueCountResult"
+    hints = typing.get_type_hints(parqueens.UniqueCountResult)
+    assert (hints["fundamental"], hints["half_turn"], hints["quarter_turn"]) == (int, int, int)
+    assert hints["orbits"] == dict[int, int]
+    assert typing.get_type_hints(parqueens.CountResult)["fundamental"] == int | None
+    r = parqueens.count_unique(8)
+    assert isinstance(r, parqueens.CountResult) and (r.total, r.fundamental) == (92, 12)
+    assert r.as_dict() == parqueens.run_count(8, unique=True).as_dict() | {
+        "seconds": r.as_dict()["seconds"],
+        "run_seconds": r.as_dict()["run_seconds"],
+    }
+    with pytest.raises(ValueError, match="without its classes"):
+        parqueens.UniqueCountResult.of(parqueens.run_count(8))
 
 
 def _setting(table, key):

@@ -140,3 +140,14 @@ def test_the_report_as_a_dict_without_a_file_name():
         "first_problem": "solution 2 [1, 3, 0, 2] is a duplicate",
     }
     assert report.as_dict("s.perm")["file"] == "s.perm"
+
+
+def test_an_empty_list_passes_only_where_allowed():
+    from parqueens.verify import EMPTY, check_blocks
+
+    assert check_blocks([], 8).ok  # the library's default: allowed
+    report = check_blocks([], 8, allow_empty=False)
+    assert not report.ok and report.as_dict()["first_problem"] == EMPTY
+    assert report.summary("s.txt") == f"s.txt: {EMPTY}"
+    report.compare(0)  # a complete list of a size without solutions
+    assert report.ok

@@ -234,10 +234,15 @@ def _backend(args):
     )
 
 
+def _jobs(k):
+    """``1 job``, ``2 jobs``."""
+    return f"{k:,} job{'s' * (k != 1)}"
+
+
 def estimate_text(plan):
     """The sentence of a plan's estimate."""
     e = plan.estimate()
-    head = f"estimate for n = {plan.n}: about {format_seconds(e['seconds'])} on {e['jobs']} job(s)"
+    head = f"estimate for n = {plan.n}: about {format_seconds(e['seconds'])} on {_jobs(e['jobs'])}"
     if not e["units"]:
         return f"{head} (a small board, solved at once without work units)"
     more = ""
@@ -306,7 +311,7 @@ def guard(args, what, plans):
     jobs = largest_first[0].estimate()["jobs"]
     if seconds > GUARD_SECONDS and not args.yes:
         about = "more than" if partial else "about"
-        text = f"{what} would take {about} {format_seconds(seconds)} on {jobs} job(s) (estimate)"
+        text = f"{what} would take {about} {format_seconds(seconds)} on {_jobs(jobs)} (estimate)"
         if sys.stdin is not None and sys.stdin.isatty() and sys.stderr.isatty():
             print(f"parqueens: {text}; start it? [y/N] ", end="", file=sys.stderr, flush=True)
             answer = sys.stdin.readline()
@@ -322,7 +327,7 @@ def guard(args, what, plans):
         note(
             args,
             f"estimate for n = {range_text([p.n for p in long])}: about "
-            f"{format_seconds(seconds)} on {jobs} job(s)",
+            f"{format_seconds(seconds)} on {_jobs(jobs)}",
         )
 
 
@@ -357,7 +362,12 @@ def cmd_count(args):
             _claim(args, [plan])
             from ..run.runner import run_plan
 
-            result = run_plan(plan, progress=show_progress(args), recheck=args.recheck)
+            result = run_plan(
+                plan,
+                progress=show_progress(args),
+                recheck=args.recheck,
+                on_resumed=lambda *counts: _say_resumed(args, [counts]),
+            )
             # Said before a Dask cluster closes (a second or so), which a
             # Ctrl-C must not cost.
             code = _print_count(args, result)
@@ -368,12 +378,20 @@ def cmd_count(args):
             store.close()
 
 
-def resumed_text(args, result):
-    """What a count took from its checkpoint, and searched again."""
-    again = result.rechecked
-    return f"resumed {result.resumed} of {result.units} units from {args.checkpoint}" + (
-        f"; searched {again} of them again: the same results" if again else ""
-    )
+def _say_resumed(args, sizes, ns=None):
+    """Say what a run took from its checkpoint, and searched again, before
+    it searches anything else: ``sizes``, ``(resumed, units, rechecked)`` of
+    each size (of a table: ``ns``, said in one line); nothing if none
+    resumed a unit."""
+    resumed, units, again = (sum(c) for c in zip(*sizes, strict=True))
+    if not resumed:
+        return
+    text = f"resumed {resumed} of {units} units from {args.checkpoint}"
+    if ns:
+        text = f"n = {range_text(ns)}: {text}"
+    if again:
+        text += f"; searched {again} of them again: the same results"
+    note(args, text)
 
 
 def _print_count(args, result):
@@ -382,8 +400,6 @@ def _print_count(args, result):
     conflict = result.conflict and checks.fixed_conflict(args.fixed, args.one_based)
     if conflict:
         note(args, f"no solution for n = {result.n}: {conflict}")
-    if result.resumed:
-        note(args, resumed_text(args, result))
     if result.part is not None:
         i, k = result.part
         note(
@@ -519,6 +535,17 @@ def _table_rows(args, plans):
 
     streamed = not args.out and not args.json  # Markdown, row by row
     rows = args.table_done = []  # for the line of an interrupt (cli.errors)
+    # What the sizes resumed, said in one line before the first unit is
+    # searched anew (or at the end), not a line per size.
+    resumed = {}
+
+    def took(n, counts):
+        if counts[0]:
+            resumed[n] = counts
+        if counts[0] < counts[1] and resumed:  # units left to search: say it now
+            _say_resumed(args, list(resumed.values()), list(resumed))
+            resumed.clear()
+
     try:
         for k, plan in enumerate(plans):
             outer.set_postfix_str(f"n={plan.n}")
@@ -529,10 +556,11 @@ def _table_rows(args, plans):
                 recheck=args.recheck,
                 on_work=(lambda share, base=done, w=w: moved(min(1.0, base + w * share))),
                 then=plans[k + 1] if k + 1 < len(plans) else None,  # fed ahead on Dask
+                on_resumed=lambda *counts, n=plan.n: took(n, counts),
             )
             rows.append(r)
-            if r.resumed:
-                note(args, f"n = {r.n}: {resumed_text(args, r)}")
+            if k == len(plans) - 1 and resumed:
+                _say_resumed(args, list(resumed.values()), list(resumed))
             done = 1.0 if k == len(plans) - 1 else min(1.0, done + w)  # exactly 100 % at the end
             moved(done)
             if streamed:  # the header with the first row: a table stopped before prints nothing

@@ -23,7 +23,7 @@ from ..errors import (
     TERMINATED,
     ParqueensError,
 )
-from .output import say
+from .output import printable, say
 
 
 class UsageError(ParqueensError):
@@ -74,7 +74,7 @@ def report(exc, args):
     if isinstance(exc, (KeyboardInterrupt, Terminated)):
         terminated = isinstance(exc, Terminated) or getattr(exc, "terminated", False)
         code = TERMINATED if terminated else INTERRUPTED
-        print(interrupt_message(args, exc, code), file=sys.stderr)
+        print(printable(interrupt_message(args, exc, code)), file=sys.stderr)
         return code
     raise exc
 

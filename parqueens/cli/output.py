@@ -31,6 +31,7 @@ OPTIONS = {
     "force": "--force",
     "path": "--out",
     "backend": "--backend",
+    "allow_empty": "--allow-empty",
 }
 
 _ARGUMENT = re.compile(
@@ -56,10 +57,20 @@ def command_line_words(message):
     return _ARGUMENT.sub(option, message)
 
 
+def printable(text):
+    """``text`` as any terminal or pipe takes it: the bytes of a file name
+    that are not UTF-8 (which Python keeps as lone surrogates, ``\\udcfe``)
+    written as ``\\xfe``, any other lone surrogate as its escape."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def say(message):
     """One line on stderr, with the prefix; written above an active progress
-    bar (tqdm.write), not into it."""
-    text = f"parqueens: {command_line_words(message)}"
+    bar (tqdm.write), not into it; names of any bytes shown (:func:`printable`)."""
+    text = printable(f"parqueens: {command_line_words(message)}")
     tqdm = sys.modules.get("tqdm")
     try:
         if tqdm is not None and getattr(tqdm.tqdm, "_instances", None):

@@ -6,7 +6,7 @@ import json
 import socket
 
 from .options import add_one_based, add_quiet, examples
-from .output import format_seconds, range_text
+from .output import format_seconds, printable, range_text
 
 
 def add_parsers(sub):
@@ -43,7 +43,7 @@ def cmd_status(args):
     fixed_text = ",".join(f"{r + o}:{c + o}" for r, c in status["fixed"])
     sizes = status["sizes"]
     print(
-        f"checkpoint {args.file}: method={status['method']}"
+        printable(f"checkpoint {args.file}: method={status['method']}")
         + (f" fixed={fixed_text}" if fixed_text else "")
         + (" part={}/{}".format(*status["part"]) if status.get("part") else "")
         + (f", n = {range_text([z['n'] for z in sizes])}" if sizes else "")
@@ -52,7 +52,10 @@ def cmd_status(args):
     if holder is not None:
         where = "" if holder["host"] == socket.gethostname() else f" on {holder['host']}"
         print(
-            f"in use by process {holder['pid']}{where} since {holder['since']}: {holder['command']}"
+            printable(
+                f"in use by process {holder['pid']}{where} since {holder['since']}: "
+                f"{holder['command']}"
+            )
         )
     for z in sizes:
         print(_size_line(z))
@@ -69,6 +72,8 @@ def _size_line(z):
             "(the next run resumes them)"
         )
     line = f"n = {z['n']} ({z['method']}): {z['units_done']}/{z['units_total']} units"
+    if not z["done"] and not z["units_done"]:
+        return line + ", started: no unit finished yet (no total so far, no time left known)"
     if z["done"]:
         line += f", done: total {z['total']}"
     else:

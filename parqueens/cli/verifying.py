@@ -11,7 +11,7 @@ from ..names import READABLE_FORMATS
 from ..terminal import progress_bar
 from .errors import UsageError
 from .options import add_jobs, add_one_based, add_progress, add_yes, board_size, examples
-from .output import counted, say, show_progress
+from .output import command_line_words, counted, printable, say, show_progress
 
 
 def add_parsers(sub):
@@ -51,6 +51,11 @@ def add_parsers(sub):
         "--unique", action="store_true", help="the file lists one canonical form per class"
     )
     p.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="an input without solutions passes (by default it fails: exit code 1)",
+    )
+    p.add_argument(
         "--json",
         action="store_true",
         help="print one JSON object: file, n, solutions, invalid, duplicates, empty_lines, "
@@ -76,9 +81,12 @@ def cmd_verify(args):
     if args.complete:
         report.compare(_expected(args, report.n))
     if args.json:
-        print(json.dumps(report.as_dict(args.file)))
+        d = report.as_dict(args.file)
+        if d["first_problem"]:
+            d["first_problem"] = command_line_words(d["first_problem"])
+        print(json.dumps(d))
     else:
-        print(report.summary(args.file))
+        print(printable(command_line_words(report.summary(args.file))))
         if report.first_problem:
             say(f"first problem: {report.first_problem}")
     return 0 if report.ok else 1
@@ -105,6 +113,7 @@ def _check(args):
             reader.array,
             bad_rows=getattr(reader, "bad_rows", None),
             one_based=args.one_based,
+            allow_empty=args.allow_empty,
         )
     finally:
         if bar is not None:

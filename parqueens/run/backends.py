@@ -92,11 +92,23 @@ class RunInterrupted(KeyboardInterrupt):
     signal's own exception is its ``__cause__``.
 
     Attributes: ``n``, ``finished`` and ``units`` (work units finished and
-    in all), ``terminated`` (bool).
+    in all), ``terminated`` (bool); its message says what became of the
+    finished units (``checkpoint``: the path of the run's checkpoint, or
+    None) and how to resume.
     """
 
-    def __init__(self, n, finished, units, terminated=False):
-        super().__init__(f"interrupted during n = {n} with {finished} of {units} units finished")
+    def __init__(self, n, finished, units, terminated=False, checkpoint=None):
+        text = f"interrupted during n = {n} with {finished} of {units} units finished"
+        if checkpoint is None:
+            text += "; they are lost without a checkpoint (checkpoint=FILE keeps them)"
+        elif finished:
+            text += (
+                f"; they are kept in {checkpoint}: the same count with "
+                f"checkpoint={checkpoint!r} resumes it"
+            )
+        else:
+            text += f"; nothing of n = {n} is stored in {checkpoint} yet"
+        super().__init__(text)
         self.n, self.finished, self.units, self.terminated = n, finished, units, terminated
 
 
@@ -537,8 +549,9 @@ def _start_client(scheduler, n_workers, timeout):
             processes=True,
             host="127.0.0.1",
             # on a free port: 8787 (Dask's default, None too) may be another
-            # cluster's, and Dask would warn that it is taken
-            dashboard_address=":0",
+            # cluster's, and Dask would warn that it is taken; on 127.0.0.1
+            # too (":0" listens on every interface)
+            dashboard_address="127.0.0.1:0",
             preload=[__name__],  # dask_setup: quiet workers that ignore Ctrl-C
         )
         return Client(cluster, timeout=timeout), cluster

@@ -257,6 +257,9 @@ class CheckpointFile:
         #: A file opened with parameters that cannot be written: it answers
         #: what it holds, and refuses the first write (see _writable).
         self.read_only_file = not readonly and self._read_only_name() is not None
+        #: The CheckpointError the first write raises when opening the file
+        #: to write it failed (no space left, a read-only mount or folder).
+        self._cannot_write = None
         try:
             if not exists:
                 self._publish_new(params)
@@ -267,11 +270,12 @@ class CheckpointFile:
                 if self.read_only_file:
                     self._check_params(self.params, params)
             else:
-                self.db = self._connect("")
-                if empty:
-                    self._init_in_place(params)
-                self._open_existing(params)
-                self._check_writable()
+                try:
+                    self._open_to_write(empty, params)
+                except sqlite3.Error as exc:
+                    if empty or not self._write_refused(exc):
+                        raise
+                    self._read_instead(exc, params)
         except BaseException as exc:
             if self.db is not None:
                 self.db.close()
@@ -280,6 +284,39 @@ class CheckpointFile:
                 made = not exists and os.path.isfile(self.path) and os.path.getsize(self.path)
                 raise self._error(exc, "create" if empty and not made else "open") from None
             raise
+
+    def _open_to_write(self, empty, params):
+        self.db = self._connect("")
+        if empty:
+            self._init_in_place(params)
+        self._open_existing(params)
+        self._check_writable()
+
+    def _write_refused(self, exc):
+        """Whether an sqlite3 error opening an existing file to write says
+        that nothing can be written there (no space left, a read-only file,
+        mount or folder), so that reading it may still answer."""
+        name = _name(exc)
+        if name.startswith(("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY")):
+            return True
+        folder = os.path.dirname(os.path.abspath(self.path))
+        return name.startswith("SQLITE_CANTOPEN") and not os.access(folder, os.W_OK)
+
+    def _read_instead(self, exc, params):
+        """An existing file that could not be opened to write (``exc``): it
+        is read instead, answering what it holds (a finished count), and
+        its first write raises the error of ``exc``.  If SQLite cannot read
+        it either, ``exc`` is raised."""
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+        try:
+            self._open_readonly()
+        except sqlite3.Error:
+            raise exc from None
+        self._check_params(self.params, params)
+        self.read_only_file = True
+        self._cannot_write = self._error(exc, "write")
 
     def _check_one_name(self):
         """Refuse a file with more than one name (hard links): SQLite keeps
@@ -324,6 +361,8 @@ class CheckpointFile:
         """Before a write: raise the read-only CheckpointError if this file
         cannot be written, else hold the file if this store does not yet
         (:meth:`parqueens.run.store.RunStore.claim` usually took the hold)."""
+        if self._cannot_write is not None:
+            raise self._cannot_write
         if self.read_only_file:
             raise _read_only(self._read_only_name() or self.path)
         if self._holder is None and not self.db.in_transaction:
@@ -601,6 +640,8 @@ def _free_bytes(folder):
 
 
 def _quote(path):
+    """The path for SQLite's ``file:`` URI: its bytes (a name need not be
+    UTF-8), percent-encoded."""
     from urllib.parse import quote
 
-    return quote(os.path.abspath(path))
+    return quote(os.fsencode(os.path.abspath(path)))

@@ -15,7 +15,7 @@ import os
 import random
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ..checks import check_recheck, check_share, fixed_conflict
@@ -117,6 +117,30 @@ class CountResult:
         else:
             d["orbits"] = {str(k): v for k, v in self.orbits.items()}
         return d
+
+
+@dataclass
+class UniqueCountResult(CountResult):
+    """A :class:`CountResult` with its symmetry classes, as
+    :func:`parqueens.count_unique` returns it: ``fundamental``, ``orbits``,
+    ``half_turn`` and ``quarter_turn`` are always there (typed without
+    None)."""
+
+    fundamental: int = 0
+    orbits: dict[int, int] = field(default_factory=dict)
+    half_turn: int = 0
+    quarter_turn: int = 0
+
+    @classmethod
+    def of(cls, result: CountResult) -> "UniqueCountResult":
+        """``result`` (a count with ``unique``) as this class."""
+        values = {f.name: getattr(result, f.name) for f in fields(CountResult)}
+        missing = [
+            k for k in ("fundamental", "orbits", "half_turn", "quarter_turn") if values[k] is None
+        ]
+        if missing:
+            raise ValueError(f"a count without its classes (no {', '.join(missing)})")
+        return cls(**values)
 
 
 def run_count(
@@ -272,7 +296,7 @@ def _open_checkpoint(checkpoint, n, identity):
     )
 
 
-def run_plan(plan, *, progress=False, recheck=None, on_work=None, then=None):
+def run_plan(plan, *, progress=False, recheck=None, on_work=None, then=None, on_resumed=None):
     """Run a count as planned (a :class:`parqueens.run.plan.CountPlan`): claim
     its checkpoint (:meth:`~parqueens.run.plan.CountPlan.claim`), take the
     units it holds, search a sample of them again (``recheck``, see
@@ -282,7 +306,11 @@ def run_plan(plan, *, progress=False, recheck=None, on_work=None, then=None):
     table's bar).  ``then``: None, or the plan run next (a table's next
     size), whose units a run on Dask submits behind its own
     (:func:`parqueens.run.chunks.feed`), so that the workers go on with them
-    while this run's last results are merged and stored.  Returns a
+    while this run's last results are merged and stored.  ``on_resumed``:
+    None, or called with ``(resumed, units, rechecked)`` (the units taken
+    from the checkpoint, the size's units, those of them searched again)
+    once they are taken and rechecked, before any other unit is searched
+    (so that a run interrupted later has said what it resumed).  Returns a
     :class:`CountResult`; raises as :func:`run_count`."""
     recheck = check_recheck(recheck, plan.checkpoint)
     if plan.direct:
@@ -301,6 +329,8 @@ def run_plan(plan, *, progress=False, recheck=None, on_work=None, then=None):
     rechecked = 0
     if held:
         rechecked = _recheck(split, held, checkpoint, unique, recheck, plan.jobs, plan.backend)
+    if on_resumed is not None:
+        on_resumed(len(split.units) - len(todo), len(split.units), rechecked)
     nodes = plan.nodes and tally.counted  # not for a total resumed units leave unknown
     run_jobs = max(1, min(split.jobs, len(todo)))  # what runs: no more than the units left
     _dispatch(
@@ -582,7 +612,13 @@ def _dispatch(
         if checkpoint is not None:  # the truth, if the signal landed right after a save
             with contextlib.suppress(CheckpointError):
                 finished = checkpoint.stored_units(plan.n)
-        raise RunInterrupted(plan.n, finished, len(units), isinstance(exc, Terminated)) from exc
+        raise RunInterrupted(
+            plan.n,
+            finished,
+            len(units),
+            isinstance(exc, Terminated),
+            None if checkpoint is None else checkpoint.path,
+        ) from exc
     finally:
         stack.close()
         if finished == len(units) and bar.n < 1.0:  # nothing to search

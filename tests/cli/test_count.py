@@ -199,6 +199,7 @@ def test_runs_over_a_day_need_yes(cli, monkeypatch):
         r = cli(*args)
         assert_one_line_error(r)
         assert f"would take {about} " in r.stderr and "--yes" in r.stderr, r.stderr
+        assert re.search(r" on [0-9,]+ jobs? \(estimate\)", r.stderr), r.stderr
 
 
 class _Terminal:
@@ -258,6 +259,7 @@ def test_count_json_conflict_names_squares_as_given(cli):
 def test_deep_split_depth_warned_before_an_estimate(cli):
     r = cli("count", 10, "--split-depth", 7, "--jobs", 1, "--estimate")
     assert r.returncode == 0 and "estimate for n = 10" in r.stdout
+    assert " on 1 job " in r.stdout and "(s)" not in r.stdout  # a proper plural
     assert r.stderr.startswith("parqueens: --split-depth 7 is much deeper than n = 10 needs")
 
 

@@ -169,3 +169,22 @@ def test_time_left_counts_what_a_resume_does_first():
     assert seconds_left(30.0, 0.25) == 90.6
     # nothing left to search: no resume's work (and never -0.0)
     assert seconds_left(100.0, 1.0 + 1e-12, planning=0.5, units_left=False) == 0.0
+
+
+def test_status_of_a_size_started_with_no_unit_finished(cli, tmp_path, monkeypatch):
+    # A run stopped before its first unit was stored: no "total so far 0".
+    import parqueens.run.runner as runner
+
+    def interrupted(todo, **kwargs):
+        raise KeyboardInterrupt
+        yield
+
+    path = tmp_path / "s.db"
+    monkeypatch.setattr(runner, "iter_chunks", interrupted)
+    assert cli("count", 12, "--checkpoint", path).returncode == 130
+    r = cli("status", path)
+    assert re.fullmatch(
+        r"n = 12 \(join\): 0/(\d+) units, started: no unit finished yet \(no total so far, "
+        r"no time left known\)",
+        r.stdout.splitlines()[1],
+    ), r.stdout

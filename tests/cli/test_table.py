@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+import parqueens.run.runner as runner
+
 from cli_helpers import assert_one_line_error
 from naive import A000170, A002562
 
@@ -152,16 +154,15 @@ def test_checkpoint_depth_conflict_refused_before_any_row(cli, tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1
     again = cli("table", "8-11", "--checkpoint", ck)  # goes on with the file's d4
     assert again.returncode == 0 and "| 11 | 2680 | d4 |" in again.stdout
-    # the kept method said first, then what each size resumed
+    # the kept method said first, then what the sizes resumed, in one line
     lines = again.stderr.splitlines()
     assert lines[0] == f"parqueens: {ck} holds a count by d4: going on with d4"
-    assert len(lines) == 5
-    for n, line in zip(range(8, 12), lines[1:], strict=True):
-        assert re.fullmatch(
-            rf"parqueens: n = {n}: resumed (\d+) of \1 units from {re.escape(str(ck))}; "
-            r"searched \d+ of them again: the same results",
-            line,
-        ), line
+    assert len(lines) == 2
+    assert re.fullmatch(
+        rf"parqueens: n = 8-11: resumed (\d+) of \1 units from {re.escape(str(ck))}; "
+        r"searched \d+ of them again: the same results",
+        lines[1],
+    ), lines[1]
     # A size counted by the join has no split depth: refused before any row too.
     joined = tmp_path / "j.db"
     assert cli("table", "8-9", "--checkpoint", joined, "--quiet").returncode == 0
@@ -208,15 +209,30 @@ def test_table_refuses_recheck_without_checkpoint_before_its_header(cli):
     assert "checkpoint" in r.stderr
 
 
-def test_a_table_says_what_it_resumed(cli, tmp_path):
+def test_a_table_says_what_it_resumed_in_one_line_before_it_searches(cli, tmp_path, monkeypatch):
     path = tmp_path / "t.db"
-    assert cli("table", "11-12", "--checkpoint", path, "-q").returncode == 0
-    r = cli("table", "11-12", "--checkpoint", path, "--recheck", 1)
+    assert cli("table", "4-12", "--checkpoint", path, "-q").returncode == 0
+    r = cli("table", "4-12", "--checkpoint", path, "--recheck", 1)
     assert r.returncode == 0
-    assert (
-        f"parqueens: n = 12: resumed 52 of 52 units from {path}; searched 52 of them again: "
-        "the same results\n"
-    ) in r.stderr
+    assert r.stderr == (
+        f"parqueens: n = 4-12: resumed 467 of 467 units from {path}; searched 467 of them "
+        "again: the same results\n"
+    )
+    # Sizes to search after them: said when the first of them starts, and a
+    # table interrupted in it has said it.
+    monkeypatch.setattr(runner, "iter_chunks", _interrupted)
+    r = cli("table", "11-13", "--checkpoint", path, "--recheck", 0)
+    assert r.returncode == 130
+    said, interrupted = r.stderr.splitlines()
+    assert said == f"parqueens: n = 11-12: resumed 341 of 341 units from {path}"
+    assert interrupted.startswith("parqueens: interrupted during n = 13 with 0 of 952 units")
+
+
+def _interrupted(todo, **kwargs):
+    """iter_chunks, interrupted (Ctrl-C) as it starts on units to search."""
+    if todo:
+        raise KeyboardInterrupt
+    yield from ()
 
 
 @pytest.mark.parametrize("checkpoint", [False, True])
@@ -358,3 +374,18 @@ def test_a_table_over_a_day_is_refused_before_its_small_sizes_are_estimated(cli,
     r = cli("table", "20-40")
     assert r.returncode == 2 and r.stdout == ""
     assert "table 20-40 would take more than " in r.stderr and "add --yes" in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (",", "got ',' (a size missing beside a comma)"),
+        ("4,", "got '4,' (a size missing beside a comma)"),
+        (" ", "got ' '"),
+        ("4-x", "got '4-x'"),
+    ],
+)
+def test_a_bad_range_is_named_as_given(cli, given, said):
+    r = cli("table", given)
+    assert_one_line_error(r)
+    assert r.stderr.endswith(f"a range looks like 1-18, 8 or 4,6,8-12; {said}\n")

@@ -50,15 +50,28 @@ def test_round_trip_complete(cli, tmp_path, n, fmt):
         assert r.stdout == report
 
 
-def test_empty_file_without_complete(cli, tmp_path):
+def test_empty_input_fails_unless_allowed(cli, tmp_path):
+    # A pipeline whose producer failed and wrote nothing must not pass: an
+    # input without solutions fails in one line (exit 1), unless allowed.
     (tmp_path / "e.txt").write_text("")
+    refused = "no solution in the input (--allow-empty accepts an empty list)"
     r = cli("verify", "e.txt", cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (1, f"e.txt: {refused}\n", "")
+    r = cli("verify", "-", input="")
+    assert (r.returncode, r.stdout, r.stderr) == (1, f"-: {refused}\n", "")
+    r = cli("verify", "e.txt", "--json", cwd=tmp_path)
+    d = json.loads(r.stdout)
+    assert (r.returncode, d["ok"], d["first_problem"]) == (1, False, refused)
+    r = cli("verify", "e.txt", "--allow-empty", cwd=tmp_path)
     # no n is claimed for a file that holds none
     assert (r.returncode, r.stdout, r.stderr) == (
         0,
         "e.txt: 0 solutions, all valid, no duplicates\n",
         "",
     )
+    # A complete list of a size without solutions is right as it is.
+    r = cli("verify", "e.txt", "--complete", "--n", 3, cwd=tmp_path)
+    assert r.returncode == 0 and "complete: all 0 solutions" in r.stdout
 
 
 # ---------------------------------------------------------------- the command, piped input
