@@ -544,3 +544,22 @@ def test_a_row_joins_alike_by_vectors_and_one_by_one(length, start, at, density,
     assert (outs[0][at : ends[0]] == (word[start:][keep] | wx)).all()
     # nothing past the range's room (the vectors store 8 words at a time)
     assert not outs[0][at + length :].any()
+
+
+def test_the_estimate_checked_on_whole_units():
+    # scripts/check_estimate.py on a few units of n = 22: each unit counted
+    # whole, its time set beside the estimate's share of it.
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "scripts" / "check_estimate.py"
+    spec = importlib.util.spec_from_file_location("check_estimate", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    units, e, rows = script.check(22, 3, 0.3, seed=5)
+    assert len(units) == 5131 and len(rows) == 3 and e["samples"] >= rowsets.MIN_SAMPLES
+    for unit, estimated, measured in rows:
+        assert unit in units and estimated > 0 and measured > 0
+    # a ratio far off on any machine means the estimate or the check is broken
+    ratio = sum(r[2] for r in rows) / sum(r[1] for r in rows)
+    assert 0.1 < ratio < 10

@@ -256,7 +256,9 @@ def estimate_text(plan):
             f"{head}, {format_seconds(e['low'])} to {format_seconds(e['high'])} "
             f"({e['samples']} row sets drawn from its {e['units']:,} units, counted here in "
             f"{e['sample_seconds']:.0f} s: {three_digits(e['core_seconds'] / 3600)} "
-            f"core-hours in all{more})"
+            f"core-hours in all{more}; its largest unit about "
+            f"{format_seconds(e['largest_unit_seconds'])} of a core, a one-thread worker "
+            f"about {e['worker_bytes'] / 2**20:,.0f} MiB)"
         )
     if e["method"] == "join":
         return (
@@ -277,6 +279,7 @@ def print_estimate(args, plan):
         e = {k: rounded(v) for k, v in plan.estimate().items()}
         keys = ("jobs", "method", "units", "nodes")
         sampled = ("low", "high", "core_seconds", "samples", "asked_jobs", *ASKED_KEYS)
+        sampled += ("largest_unit_seconds", "worker_bytes")
         print(
             json.dumps(
                 {"n": plan.n, "estimate_seconds": e["seconds"]}

@@ -94,7 +94,10 @@ def _estimate_join(split, build_seconds, asked_jobs=None):
     row sets counted here for a few seconds
     (:func:`parqueens.join.join_sampled_estimate`), which adds ``low``,
     ``high`` (the range, wall seconds), ``core_seconds``, ``samples``,
-    ``sample_seconds`` and ``largest``.  For ``asked_jobs`` more than the
+    ``sample_seconds``, ``largest`` (the largest unit's modelled share),
+    ``largest_unit_seconds`` (its core-seconds) and ``worker_bytes`` (the
+    peak memory of a one-thread worker,
+    :func:`parqueens.join.rowsets.rowset_memory`).  For ``asked_jobs`` more than the
     jobs planned, also ``asked_jobs`` and ``asked_seconds`` (the time on
     that many cores like this machine's, each making its own tables), and
     from n = 22 its range ``asked_low``, ``asked_high`` (the core-seconds'
@@ -119,9 +122,13 @@ def _estimate_join(split, build_seconds, asked_jobs=None):
             asked = join_estimate(split.n, asked_jobs, units=units)
             out |= {"asked_jobs": asked_jobs, "asked_seconds": build_seconds + asked}
         return out
+    from ..join.rowsets import rowset_memory
+
     e = call_interruptibly(join_sampled_estimate, split.n, split.jobs, units)
     keys = ("core_seconds", "samples", "sample_seconds", "largest")
     out |= {k: build_seconds + e[k] for k in ("seconds", "low", "high")} | {k: e[k] for k in keys}
+    out["largest_unit_seconds"] = e["core_seconds"] * e["largest"]
+    out["worker_bytes"] = rowset_memory(split.n, 1)
     if asked_jobs is not None and asked_jobs > split.jobs:
         out["asked_jobs"] = asked_jobs
         for key, part in (("seconds", "seconds"), ("low", "low"), ("high", "high")):
