@@ -2,7 +2,7 @@
 """The plan of a row-set join count for a cluster, per board size.
 
 For each n (22 to 28): the units planned (and the seconds planning took),
-the largest unit's modelled share of the work, a sampled estimate of the
+the largest unit's core-minutes (its modelled share of the estimate), a sampled estimate of the
 core-seconds (``parqueens.join.join_sampled_estimate``, SECONDS of
 measuring, with its range), the mean seconds per unit, the wall time on 100
 and 1,000 cores like this machine's, the core-seconds per 10**9 solutions
@@ -39,7 +39,7 @@ def plan_row(n, seconds):
 
     per_billion = f"{core / (KNOWN[n][0] / 1e9):.3g}" if n in KNOWN else "-"
     return (
-        f"| {n} | {len(units):,} ({planning:.1f} s) | {100 * e['largest']:.3f} % "
+        f"| {n} | {len(units):,} ({planning:.1f} s) | {core * e['largest'] / 60:.3g} min "
         f"| {core / 3600:.3g} ({e['low'] / 3600:.3g} to {e['high'] / 3600:.3g}; "
         f"{e['samples']} row sets) | {core / len(units):.3g} s "
         f"| {format_seconds(on(100))} | {format_seconds(on(1000))} | {per_billion} "
@@ -53,7 +53,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=10.0, help="seconds of measuring a size")
     args = ap.parse_args()
     print(
-        "| n | units (planning) | largest unit | core-hours (range; sample) | per unit "
+        "| n | units (planning) | largest unit (core) | core-hours (range; sample) | per unit "
         "| 100 cores | 1,000 cores | core-s per 10**9 solutions | memory a worker | checkpoint |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")

@@ -190,6 +190,25 @@ def test_units_past_21():
     assert max(u.work for u in even) < total / 1000
 
 
+def test_units_are_bounded_in_time_but_not_in_number(monkeypatch):
+    # A unit holds at most UNIT_SECONDS of modelled time, down to one row
+    # set, unless that would take more than MAX_UNITS units.
+    rowsets._sizes(11)  # cached before the plans below
+    whole = rowsets.plan_units(22)
+    total = sum(u.work for u in whole)
+    limit = rowsets.work_seconds(total, 22) / 20_000  # far below a share of 1/CUT
+    monkeypatch.setattr(rowsets, "UNIT_SECONDS", limit)
+    timed = rowsets.plan_units(22)
+    assert 15_000 < len(timed) and sum(u.work for u in timed) == pytest.approx(total)
+    for u in timed:
+        if rowsets.work_seconds(u.work, 22) > 1.01 * limit:  # only a single row set
+            assert u.rowsets and u.rowsets[1] - u.rowsets[0] == 1
+    monkeypatch.setattr(rowsets, "MAX_UNITS", 8000)
+    capped = rowsets.plan_units(22)
+    assert len(whole) < len(capped) <= 1.2 * 8000
+    assert max(u.work for u in capped) <= 2 * total / 8000
+
+
 def test_slices_cover_each_unit_once():
     n = 22
     h = n // 2
@@ -507,8 +526,8 @@ def test_chunks_of_a_long_count_hold_seconds():
     units = rowsets.plan_units(22)
     chunks = list(_chunks(units, 2))
     assert [u for c in chunks for u in c] == units
-    largest = max(rowsets.work_seconds(u.work) for u in units)
-    seconds = [rowsets.work_seconds(sum(u.work for u in c)) for c in chunks]
+    largest = max(rowsets.work_seconds(u.work, 22) for u in units)
+    seconds = [rowsets.work_seconds(sum(u.work for u in c), 22) for c in chunks]
     assert max(seconds) <= rowsets.CHUNK_SECONDS + largest
     assert len(chunks) >= sum(seconds) / (rowsets.CHUNK_SECONDS + largest) > 200
 

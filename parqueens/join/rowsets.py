@@ -11,7 +11,8 @@ whatever n (:mod:`parqueens.join.pieces`).
 The plan weighs each row set by a cost model (its east and west half-boards
 estimated from the row sets' sizes, themselves from Knuth's estimator,
 seeded: the same plan every run) and splits a unit whose row sets hold more
-than ``1 / CUT`` of the modelled work into slices of about that much.  The
+than ``1 / CUT`` of the modelled work, or more than :data:`UNIT_SECONDS` of
+this machine's time, into slices of its row sets.  The
 time of a count (:func:`sampled_estimate`) is measured: random row sets,
 drawn in proportion to their modelled work, counted here with all their
 half-boards made, sorted and made into tables as in the count, and a
@@ -57,12 +58,23 @@ MIN_SAMPLES = 6
 TABLE_DRAWS = 48
 #: A sampled row set's modelled time, below which it is counted whole.
 _WHOLE_SECONDS = 0.3
-#: Nanoseconds of this project's 2-vCPU machine per unit of the cost model
-#: (n = 22's whole count on 2026-12-06: 3,303 CPU-s for 1.18e15; the
-#: model leans the other way as n grows: 0.0008 at 24, 0.0005 at 26 by
-#: the sampled estimates; only used to cut chunks and choose a sample's
-#: stride).
-_NS_PER_WORK = 0.0025
+#: Nanoseconds of this project's 2-vCPU machine per unit of the cost model,
+#: by board size: the sampled estimates' core-seconds over the plan's
+#: modelled work (2026-12-07; n = 22's whole count agrees: 3,140 CPU-s for
+#: 1.18e15).  The model's unit is not a fixed time (a pair of words costs
+#: less where the sieve keeps more of them away); these scale it to this
+#: machine, roughly, to cut units and chunks in time and choose a sample's
+#: stride, never for a result.
+_NS_PER_WORK = {22: 0.0030, 23: 0.0026, 24: 0.00073, 25: 0.00051, 26: 0.00047, 27: 0.00014}
+_NS_PER_WORK[28] = 0.00044
+#: A unit's aim in core-seconds of this machine (ten minutes: what a worker
+#: lost mid-unit loses), met down to a single row set ...
+UNIT_SECONDS = 600.0
+#: ... unless the count would need more units than this (a plan of more
+#: JoinUnits takes more memory and time than it is worth, and the
+#: checkpoint passes 170 MB): n = 28's 20 million row sets take 10 to 30
+#: minutes each, so that its units hold hours.
+MAX_UNITS = 1_000_000
 #: A chunk of row-set units run at once holds at most about this many
 #: seconds of their modelled work, so that an interrupted count keeps what
 #: finished within seconds (n = 22 with 2 jobs had chunks of 1/32 of the
@@ -70,19 +82,22 @@ _NS_PER_WORK = 0.0025
 CHUNK_SECONDS = 10.0
 
 
-def work_seconds(work):
+def work_seconds(work, n):
     """Seconds of this project's machine for ``work`` units of the row-set
-    cost model (:attr:`JoinUnit.work` past n = 21; the scale of chunks and
-    of a sample's stride, rough: right at n = 22, 3 to 5 times high at 24 to
-    26)."""
-    return work * _NS_PER_WORK * 1e-9
+    cost model of board size ``n`` (:attr:`JoinUnit.work` past n = 21): the
+    scale of units, chunks and a sample's stride (rough: the model's error
+    at one size stays)."""
+    # Below n = 22 (row sets counted in tests only), n = 22's scale.
+    return work * _NS_PER_WORK.get(n, _NS_PER_WORK[ROWSET_MIN_N]) * 1e-9
 
 
 __all__ = [
     "CHUNK_SECONDS",
     "CUT",
     "LIMIT",
+    "MAX_UNITS",
     "ROWSET_MIN_N",
+    "UNIT_SECONDS",
     "count_units",
     "plan_units",
     "rowset_memory",
@@ -104,14 +119,18 @@ def plan_units(n):
     row sets have south rows of the same sizes, whose tables a process keeps:
     :mod:`parqueens.join.south`), these classes by their modelled work and
     the units largest first within a class; a unit over ``1 / CUT`` of the
-    whole work split into slices of its row sets.  A list of :class:`JoinUnit`."""
+    whole work or over :data:`UNIT_SECONDS` of this machine's time
+    (:func:`work_seconds`; but at most :data:`MAX_UNITS` units) split into
+    slices of its row sets.  A list of :class:`JoinUnit`."""
     h = n // 2
     sizes = _sizes(h)
     groups = []
     for config in configs(n):
         work, count = unit_work(h, config.cfg, sizes)
         groups.append((config, work, count))
-    cap = sum(float(work.sum()) for _, work, _ in groups) / CUT
+    total = sum(float(work.sum()) for _, work, _ in groups)
+    timed = UNIT_SECONDS / work_seconds(1.0, n)
+    cap = max(total / MAX_UNITS, min(total / CUT, timed))
     out = []
     for config, work, count in sorted(groups, key=lambda g: -float(g[1].sum())):
         units = []
@@ -123,6 +142,8 @@ def plan_units(n):
             per = np.empty(1 << h)
             nr = rowset_work(h, config.cfg, a, sizes, per)
             bounds = _slices(per[:nr], math.ceil(work[a] / cap))
+            if cap == timed < total / CUT:  # in time: no slice past it but a lone row set
+                bounds = _within(per[:nr], bounds, cap)
             for lo, hi in zip(bounds, bounds[1:], strict=False):
                 units.append(JoinUnit(n, config.name, a, (lo, hi), float(per[lo:hi].sum())))
         classes = {}
@@ -146,6 +167,23 @@ def _slices(work, parts):
             bounds.append(cut)
     bounds.append(len(work))
     return bounds
+
+
+def _within(work, bounds, cap):
+    """``bounds`` (see :func:`_slices`) with every slice whose ``work`` sums
+    past ``cap`` cut again, greedily, into slices of at most ``cap`` (a row
+    set larger than ``cap`` alone)."""
+    out = [0]
+    for lo, hi in zip(bounds, bounds[1:], strict=False):
+        held = 0.0
+        for e in range(lo, hi):
+            if e > out[-1] and held + work[e] > cap:
+                out.append(e)
+                held = 0.0
+            held += work[e]
+        if out[-1] != hi:
+            out.append(hi)
+    return out
 
 
 def _args(unit):
@@ -350,7 +388,7 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
     # A small unit is counted whole: a row set of it alone would weigh the
     # calls and set-up its unit shares among its row sets (n = 23: 1.6
     # times its share, for row sets of a millisecond).
-    small = work_seconds(work) <= _WHOLE_SECONDS
+    small = work_seconds(work, n) <= _WHOLE_SECONDS
     while len(values) < MIN_SAMPLES or time.perf_counter() - began < seconds:
         if stop[0]:
             break
@@ -367,7 +405,7 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
         e = lo + int(rng.choice(hi - lo, p=mine / mine.sum()))
         model = float(per[e])
         stride = 1
-        while work_seconds(model) / stride > _WHOLE_SECONDS:
+        while work_seconds(model, n) / stride > _WHOLE_SECONDS:
             stride *= 2
         # A unit's set-up is made once for all its row sets, the south
         # tables once for all the units that need them: both timed apart.

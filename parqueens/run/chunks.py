@@ -150,7 +150,7 @@ def _chunks(units, jobs, least=0.0):
     most = max(1, len(units) // (16 * jobs))
     if _is_join(units) and units[0].n >= ROWSET_MIN_N:
         # A count of hours: chunks of seconds, so that an interruption keeps them.
-        seconds = work_seconds(sum(u.work for u in units))
+        seconds = work_seconds(sum(u.work for u in units), units[0].n)
         target = min(target, CHUNK_SECONDS / seconds) if seconds > 0 else target
     if least and _is_join(units):
         total = sum(u.work for u in units)
