@@ -317,7 +317,20 @@ def test_memory_bound_past_21():
         assert join_memory(n, jobs=2) <= 2 * 2**30
     for n in range(24, 28):
         assert join_memory(n, jobs=2) <= 4 * 2**30
+    assert join_memory(28, jobs=1) <= 4 * 2**30  # a one-thread worker of n = 28
     assert join_memory(22, jobs=2) < join_memory(22, jobs=4)
+
+
+def test_memory_model_holds_a_pair_of_row_sets_whose_rows_complete_each_other():
+    # A unit's north-east and north-west rows complete each other, as do a
+    # row set's south-east and south-west rows: two such pairs are held.
+    sizes = rowsets._sizes(11)
+    full = (1 << 11) - 1
+    pair = max(sizes[x] + sizes[full ^ x] for x in range(1 << 11))
+    assert sizes.max() <= pair <= 1.01 * sizes.max()  # a large row set's complement is small
+    base = rowsets._BASE_BYTES + rowsets._CACHE_SLACK * rowsets.CACHE_BYTES
+    per_thread = rowsets.rowset_memory(22, 2) - rowsets.rowset_memory(22, 1)
+    assert per_thread >= (2 * 24 + 16) * pair and rowsets.rowset_memory(22, 1) > base
 
 
 def test_a_sample_scales_the_visits_and_blocks_it_left_out():

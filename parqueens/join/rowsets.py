@@ -444,21 +444,30 @@ _BASE_BYTES = 150 * 2**20
 _CACHE_SLACK = 1.5
 
 
+#: The largest row sets' placements over their estimate: exact counts of the
+#: four largest at h = 11, 13 and 14 came to 0.90 to 0.97 of it.
+_SIZE_MARGIN = 1.15
+
+
 def rowset_memory(n, jobs=1):
     """Estimated peak resident memory of a row-set join count, in bytes: the
     process's base, the south tables it keeps (:data:`CACHE_BYTES`, half as
-    much again for the allocator's slack: n = 22 with 2 jobs peaked at 1,212
-    MiB where the rest of this model says 1,127) and, per
-    thread, its blocks of half-boards (words as made and as sorted by the
-    sieve, a side each: 32 bytes a word of :data:`LIMIT`, and the largest
-    table cell), the tables of four row sets (placements, 16 bytes each,
-    and their role entries, 16 more; the rewritten copies of their words)
-    and a batch of south tables that may have left the kept ones while in
-    use (:data:`BATCH_BYTES`), the largest row set's size from
-    :func:`parqueens.join.pieces.rowset_sizes` taken twice over for the
-    estimator's error."""
+    much again for the allocator's slack) and, per thread, its blocks of
+    half-boards (words as made and as sorted by the sieve, a side each: 32
+    bytes a word of :data:`LIMIT`, and the largest table cell), the tables
+    of a unit's north rows and of a row set's south rows (each a pair of
+    row sets whose rows complete each other, at most the largest such pair
+    of :func:`parqueens.join.pieces.rowset_sizes`, :data:`_SIZE_MARGIN` for
+    the estimator: role entries of 16 bytes and the words rewritten in the
+    row set's key bits, 8 more, and the placements, 16 bytes, of the one
+    being made) and a batch of south tables that may have left the kept ones
+    while in use (:data:`BATCH_BYTES`).  Measured against it
+    (docs/performance.md): n = 22 with 2 jobs peaked at 1,287 MiB where it
+    says 1,326; one thread on n = 28's largest pair of row sets, with no
+    south tables kept, at 1,276 MiB where it says 2,790 without them."""
     h = n // 2
-    largest = 2.0 * float(_sizes(h).max())
-    tables = 4 * (32 * largest + 16 * (1 << h))
-    blocks = 32 * (LIMIT + largest / 4)
+    sizes = _sizes(h)
+    pair = _SIZE_MARGIN * float((sizes + sizes[((1 << h) - 1) ^ np.arange(1 << h)]).max())
+    tables = 2 * 24 * pair + 16 * pair
+    blocks = 32 * (LIMIT + pair / 4)
     return int(_BASE_BYTES + _CACHE_SLACK * CACHE_BYTES + jobs * (tables + blocks + BATCH_BYTES))
