@@ -595,3 +595,13 @@ def test_the_estimate_checked_on_whole_units():
     # a ratio far off on any machine means the estimate or the check is broken
     ratio = sum(r[2] for r in rows) / sum(r[1] for r in rows)
     assert 0.1 < ratio < 10
+
+
+def test_an_estimate_measures_until_its_range_is_within_two_times():
+    tight, wide = [1.0, 1.1, 0.9, 1.0, 1.05, 0.95], [1.0, 25.0, 1.0, 0.5, 3.0, 12.0]
+    assert rowsets._measuring(tight[:5], 1, 100.0, 5.0)  # fewer than MIN_SAMPLES
+    assert rowsets._measuring(tight, 1, 1.0, 5.0)  # within its seconds
+    assert not rowsets._measuring(tight, 1, 6.0, 5.0)  # past them, the range within 2x
+    assert rowsets._measuring(wide, 1, 6.0, 5.0)  # past them, the range wider
+    assert not rowsets._measuring(wide, 1, rowsets.MAX_SAMPLE_SECONDS, 5.0)  # at most this
+    assert not rowsets._measuring(wide, 1, 0.1, 0.0)  # seconds 0: the least

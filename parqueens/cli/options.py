@@ -189,7 +189,7 @@ def add_run_options(p, *, fixed=True, unique="the fundamental solutions"):
         action="store_true",
         help="only print an estimate of the running time, and exit (the join from "
         "n = 22: its units planned, then a sample of their row sets counted for 5 s "
-        "or more, with a range: up to half a minute in all at n = 27 and 28)",
+        "or more, until its range is within 2 times: up to 5 minutes at n = 27 and 28)",
     )
     add_yes(p)
     if fixed:

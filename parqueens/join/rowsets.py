@@ -54,6 +54,11 @@ SEED = 1
 #: Seconds of measuring an estimate spends at least, and samples at least.
 SAMPLE_SECONDS = 5.0
 MIN_SAMPLES = 6
+#: Past ``seconds``, measuring goes on while the range's ends lie more than
+#: RANGE_AIM times apart, for at most MAX_SAMPLE_SECONDS in all (n = 27
+#: and 28, whose row sets' times over their model differ 25-fold).
+RANGE_AIM = 2.0
+MAX_SAMPLE_SECONDS = 300.0
 #: South tables drawn and made to cost the distinct ones (:func:`_tables_seconds`).
 TABLE_DRAWS = 48
 #: A sampled row set's modelled time, below which it is counted whole.
@@ -321,6 +326,19 @@ def _mean_range(values, seed):
     return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
 
 
+def _measuring(values, seed, spent, seconds):
+    """Whether an estimate measures another row set: fewer than
+    :data:`MIN_SAMPLES`, or less than ``seconds`` spent, or (but for
+    ``seconds`` 0, and at most :data:`MAX_SAMPLE_SECONDS`) a range wider
+    than :data:`RANGE_AIM` times."""
+    if len(values) < MIN_SAMPLES or spent < seconds:
+        return True
+    if seconds <= 0 or spent >= max(seconds, MAX_SAMPLE_SECONDS):
+        return False
+    low, high = _mean_range(np.array(values), seed)
+    return not (0 < low and high <= RANGE_AIM * low)
+
+
 def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
     """The core-seconds of a row-set join count, measured on a sample.
 
@@ -352,7 +370,9 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
         The count's units (:func:`plan_units`).
     seconds : float
         Measuring goes on until this many seconds have passed, with at least
-        :data:`MIN_SAMPLES` row sets.
+        :data:`MIN_SAMPLES` row sets, and then while the range is wider than
+        :data:`RANGE_AIM` times, for at most :data:`MAX_SAMPLE_SECONDS` in
+        all (``seconds`` 0: the least number of row sets, whatever the range).
     seed : int
         The draw's seed.
     stop : numpy.ndarray or None
@@ -389,7 +409,7 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
     # calls and set-up its unit shares among its row sets (n = 23: 1.6
     # times its share, for row sets of a millisecond).
     small = work_seconds(work, n) <= _WHOLE_SECONDS
-    while len(values) < MIN_SAMPLES or time.perf_counter() - began < seconds:
+    while _measuring(values, seed, time.perf_counter() - began, seconds):
         if stop[0]:
             break
         i = int(rng.choice(len(units), p=work / total))
