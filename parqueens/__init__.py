@@ -57,7 +57,7 @@ _LAZY = {
 
 #: Submodules reached as attributes without their own import
 #: (``parqueens.pictures.svg(...)`` after ``import parqueens``).
-_SUBMODULES = {"pictures", "symmetry", "formats", "verify", "listing", "store", "backends"}
+_SUBMODULES = {"pictures", "symmetry", "formats", "verify"}
 
 
 def __getattr__(name: str) -> _Any:

@@ -28,6 +28,39 @@ from .names import (
     ZERO_BASED_FORMATS,
 )
 
+__all__ = [
+    "MAX_JOBS",
+    "check_int",
+    "check_positive",
+    "check_share",
+    "check_seconds",
+    "parse_share",
+    "check_recheck",
+    "check_method",
+    "check_backend",
+    "check_color",
+    "read_scheduler_file",
+    "SCHEDULER_PROTOCOLS",
+    "check_scheduler",
+    "check_format",
+    "check_one_based",
+    "check_labels",
+    "check_destination",
+    "check_jobs",
+    "check_split_depth",
+    "check_unique_fixed",
+    "check_method_fixed",
+    "check_n",
+    "parse_fixed",
+    "check_fixed",
+    "fixed_conflict",
+    "parse_range",
+    "check_columns",
+    "check_row",
+    "check_rows",
+]
+
+
 #: The most jobs a run may ask for (far more than any machine's cores; the
 #: runs use no more than they can keep busy, see :mod:`parqueens.run.backends`).
 MAX_JOBS = 4096

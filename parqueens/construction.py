@@ -22,7 +22,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .checks import check_columns, check_n
-from .errors import NEGATIVE, ParqueensError
+from .errors import ExitStatus, ParqueensError
+
+__all__ = ["NoSolution", "construct", "is_solution"]
 
 
 class NoSolution(ParqueensError, ValueError):
@@ -30,7 +32,7 @@ class NoSolution(ParqueensError, ValueError):
     ``ValueError`` as it always was; a negative answer on the command line
     (exit code 1, no ``error:``)."""
 
-    exit_code = NEGATIVE
+    exit_code = ExitStatus.NEGATIVE
     failure = False
 
 

@@ -23,6 +23,9 @@ with :func:`images` before numba or numpy are loaded, and
 kernels and public helpers.
 """
 
+__all__ = ["SYMMETRIES", "map_square", "images"]
+
+
 #: Names of the eight symmetries, indexed by ``g``.
 SYMMETRIES = (
     "identity",

@@ -23,9 +23,44 @@ The command line maps exceptions to these codes in one place
 (:func:`parqueens.cli.errors.report`).
 """
 
-#: Exit codes of the command line, by what ended it.
-OK, NEGATIVE, BAD_INPUT, NO_CLUSTER = 0, 1, 2, 3
-INTERRUPTED, BROKEN_PIPE, TERMINATED = 130, 141, 143
+import enum
+
+__all__ = ["ExitStatus", "ParqueensError", "exit_codes_text"]
+
+
+class ExitStatus(enum.IntEnum):
+    """Exit codes of the command line, by what ended it (after httpie's
+    ``ExitStatus``): ``--help``'s epilog is made from it and a test checks
+    docs/cli.md's table against it."""
+
+    OK = 0
+    NEGATIVE = 1
+    BAD_INPUT = 2
+    NO_CLUSTER = 3
+    INTERRUPTED = 130
+    BROKEN_PIPE = 141
+    TERMINATED = 143
+
+    @property
+    def summary(self) -> str:
+        """What the code says, in the words of ``--help``."""
+        return _SUMMARIES[self]
+
+
+_SUMMARIES = {
+    ExitStatus.OK: "ok",
+    ExitStatus.NEGATIVE: "negative answer (or a run declined at its prompt)",
+    ExitStatus.BAD_INPUT: "bad input",
+    ExitStatus.NO_CLUSTER: "Dask cluster unreachable or lost",
+    ExitStatus.INTERRUPTED: "interrupted",
+    ExitStatus.BROKEN_PIPE: "stdout closed by its reader",
+    ExitStatus.TERMINATED: "terminated",
+}
+
+
+def exit_codes_text() -> str:
+    """The exit codes in one sentence, as ``parqueens --help`` ends."""
+    return "Exit codes: " + ", ".join(f"{int(s)} {s.summary}" for s in ExitStatus) + "."
 
 
 class ParqueensError(Exception):
@@ -36,5 +71,5 @@ class ParqueensError(Exception):
     only ``parqueens: ...`` (a negative answer, such as a declined run).
     """
 
-    exit_code = BAD_INPUT
+    exit_code: ExitStatus = ExitStatus.BAD_INPUT
     failure = True

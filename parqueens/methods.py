@@ -25,6 +25,8 @@ from .checks import (
 )
 from .names import JOIN_MAX_N, JOIN_MIN_N
 
+__all__ = ["join_serves", "resolve_method", "units_classified", "min_depth", "check_count"]
+
 
 def join_serves(n):
     """True if the join counts board size n."""

@@ -5,6 +5,33 @@ every usage error answer without loading numba, numpy or joblib.  Each fact
 lives here once; the modules that act on it import it from here.
 """
 
+__all__ = [
+    "VERSION",
+    "MAX_N",
+    "METHODS",
+    "SEARCH_METHODS",
+    "JOIN_MIN_N",
+    "JOIN_MAX_N",
+    "BACKENDS",
+    "SECONDS_DECIMALS",
+    "ESTIMATE_DIGITS",
+    "COLORS",
+    "BACKEND_ALIASES",
+    "WEIGHTS",
+    "UNITS_FROM",
+    "RECHECK_SHARE",
+    "ORBIT_SIZES",
+    "FORMAT_TRAITS",
+    "FORMATS",
+    "TEXT_FORMATS",
+    "READABLE_FORMATS",
+    "ZERO_BASED_FORMATS",
+    "EXTENSIONS",
+    "SHARED_EXTENSIONS",
+    "TABLE_EXTENSIONS",
+]
+
+
 VERSION = "0.3.0"
 
 #: Largest board size: the kernels hold a row in a ``uint64`` mask.

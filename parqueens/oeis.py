@@ -7,6 +7,9 @@ convention of one empty placement); n = 26 and 27 from Preußer & Engelhardt,
 "Putting Queens in Carry Chains, No. 27", J. Signal Processing Systems 88, 2017.
 """
 
+__all__ = ["KNOWN", "check"]
+
+
 #: n -> (total, fundamental)
 KNOWN = {
     0: (1, 1),

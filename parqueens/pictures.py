@@ -22,6 +22,8 @@ from .io.svg import (  # noqa: F401  (public here too)
 )
 from .io.terminal_board import terminal_board, terminal_can_show  # noqa: F401
 
+__all__ = ["Board"]
+
 
 class Board(tuple[int, ...]):
     """A placement that draws itself: a tuple of int, ``queens[row] = col``

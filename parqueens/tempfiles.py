@@ -12,6 +12,8 @@ of a running writer is left alone.
 import contextlib
 import os
 
+__all__ = ["temp_prefix", "remove_stale", "pid_alive"]
+
 
 def temp_prefix(name, pid=None):
     """Prefix of the temporary file written before ``name`` is published

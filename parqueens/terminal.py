@@ -19,6 +19,18 @@ import os
 import sys
 from contextlib import contextmanager
 
+__all__ = [
+    "same_terminal",
+    "DEFAULT_COLUMNS",
+    "DEFAULT_ROWS",
+    "size_unknown",
+    "bar_width",
+    "above_bars",
+    "TIME_LEFT_AFTER",
+    "TIME_LEFT_AFTER_S",
+    "progress_bar",
+]
+
 
 def same_terminal(a, b):
     """Whether the streams ``a`` and ``b`` are one terminal (both ttys, one

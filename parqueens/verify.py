@@ -27,6 +27,9 @@ import numpy.typing as npt
 from .io.npy import npy_dtype
 from .search import small
 
+__all__ = ["DIRECT_ROWS", "VerifyReport", "why_invalid", "check_blocks"]
+
+
 #: At most this many solutions, in one block, are checked in Python: a short
 #: list is answered before numba would have loaded its kernels.
 DIRECT_ROWS = 2048

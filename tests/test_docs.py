@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+import parqueens
 from parqueens.cli.parser import build_parser
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -150,8 +151,6 @@ def _dotted(name):
 
 
 def test_the_names_the_pages_show_exist():
-    # Modules moved into their layers stay importable where the pages show
-    # them (parqueens.store is parqueens.run.store, ...).
     shown = {
         m
         for page in PAGES
@@ -167,22 +166,10 @@ def test_the_names_the_pages_show_exist():
     assert len(shown) >= 30  # the pattern finds them
 
 
-def test_the_old_names_are_the_modules_themselves():
-    import parqueens.backends
-    import parqueens.burnside
-    import parqueens.listing
-    import parqueens.run
-    import parqueens.runner
-    import parqueens.status
-    import parqueens.store
-    from parqueens.join import burnside
-
-    assert parqueens.runner is parqueens.run.runner
-    assert parqueens.store is parqueens.run.store
-    assert parqueens.backends is parqueens.run.backends
-    assert parqueens.status is parqueens.run.status
-    assert parqueens.listing is parqueens.run.listing
-    assert parqueens.burnside is burnside
+def test_no_module_stands_for_another():
+    # the documented paths are the modules themselves: no alias rebinds sys.modules
+    for path in pathlib.Path(parqueens.__file__).parent.rglob("*.py"):
+        assert "sys.modules[__name__]" not in path.read_text(), path
 
 
 # -------- each command's --help against docs/cli.md
@@ -298,3 +285,16 @@ def test_dask_commands_exist_and_keep_a_local_cluster_local():
             assert kept, f"{page}: dask {what} on 127.0.0.1 with its dashboard on all interfaces"
             local.add(what)
     assert local == {"scheduler", "worker"}
+
+
+def test_the_exit_codes_are_one_table():
+    # docs/cli.md's table and --help's epilog name exactly the codes of ExitStatus
+    from parqueens.errors import ExitStatus
+
+    section = CLI_DOC.read_text().split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    shown = {int(code) for code in re.findall(r"^\| (\d+) \|", section, flags=re.M)}
+    shown |= {int(code) for code in re.findall(r"; (\d+): ", section)}  # 143 beside 130
+    assert shown == {int(status) for status in ExitStatus}
+    epilog = _help(build_parser())
+    for status in ExitStatus:
+        assert f"{int(status)} {status.summary}" in epilog

@@ -8,16 +8,18 @@ import pytest
 
 import parqueens
 from parqueens.cli.output import command_line_words
-from parqueens.errors import NEGATIVE, ParqueensError
+from parqueens.errors import ExitStatus, ParqueensError
 from parqueens.formats import SolutionWriter, write_text_atomically
-from parqueens.listing import iter_blocks
+from parqueens.run.listing import iter_blocks
 
 
 def test_no_solution_is_a_parqueens_error_and_a_value_error():
     with pytest.raises(parqueens.NoSolution) as info:
         parqueens.construct(3)
     assert isinstance(info.value, ParqueensError) and isinstance(info.value, ValueError)
-    assert info.value.exit_code == NEGATIVE and str(info.value) == "no solution for n = 3"
+    assert (
+        info.value.exit_code == ExitStatus.NEGATIVE and str(info.value) == "no solution for n = 3"
+    )
 
 
 def test_construct_without_a_solution_on_the_command_line(cli):

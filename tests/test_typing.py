@@ -11,9 +11,9 @@ import pytest
 
 import parqueens
 import parqueens.formats
-import parqueens.listing
 import parqueens.pictures
-import parqueens.runner
+import parqueens.run.listing
+import parqueens.run.runner
 import parqueens.symmetry
 import parqueens.verify
 
@@ -37,9 +37,9 @@ PUBLIC = [
     parqueens.symmetry.orbit,
     parqueens.symmetry.orbit_size,
     parqueens.symmetry.stabilizer,
-    parqueens.runner.estimate,
-    parqueens.listing.iter_blocks,
-    parqueens.listing.planned_count,
+    parqueens.run.runner.estimate,
+    parqueens.run.listing.iter_blocks,
+    parqueens.run.listing.planned_count,
     parqueens.pictures.svg,
     parqueens.formats.render,
     parqueens.verify.check_blocks,

@@ -14,6 +14,7 @@ import os
 import sys
 import warnings
 
+from ..errors import ExitStatus
 from .errors import UsageError, report
 from .output import log_notes, note, show_warning
 
@@ -110,7 +111,7 @@ def console_main():
         code = main()
     except KeyboardInterrupt:  # before main's own handler is in place
         print("parqueens: interrupted", file=sys.stderr)
-        code = 130
+        code = ExitStatus.INTERRUPTED
     _exit(code)
 
 

@@ -13,11 +13,22 @@ import os
 import sys
 
 from .. import checks
+from ..errors import ExitStatus
 from ..names import TABLE_EXTENSIONS
 from ..terminal import above_bars, progress_bar
 from .errors import Declined, UsageError
 from .options import add_run_options, board_range, board_size, examples, part_of
 from .output import format_seconds, note, range_text, say, show_progress, three_digits
+
+__all__ = [
+    "add_parsers",
+    "estimate_text",
+    "print_estimate",
+    "guard",
+    "cmd_count",
+    "print_merged",
+    "cmd_table",
+]
 
 
 def add_parsers(sub):
@@ -358,7 +369,7 @@ def cmd_count(args):
             if args.estimate:
                 _check_estimated(args, [plan], store)
                 print_estimate(args, plan)
-                return 0
+                return ExitStatus.OK
             guard(args, f"n = {plan.n}", [plan])
             [plan], store = _with_new_store(args, [plan], store)
             plan = plan if jobs == args.jobs else plan.with_jobs(jobs)
@@ -398,7 +409,7 @@ def _say_resumed(args, sizes, ns=None):
 
 
 def _print_count(args, result):
-    code = 0
+    code = ExitStatus.OK
     # the squares named as the user gave them (from 1 with --one-based)
     conflict = result.conflict and checks.fixed_conflict(args.fixed, args.one_based)
     if conflict:
@@ -416,7 +427,7 @@ def _print_count(args, result):
 
         ok, message = oeis.check(result.n, result.total, result.fundamental)
         say(message)
-        code = 1 if ok is False else 0
+        code = ExitStatus.NEGATIVE if ok is False else ExitStatus.OK
     if args.json:
         more = {"conflict": conflict} if conflict else {}
         more |= {"dashboard": args.dashboard[0]} if getattr(args, "dashboard", None) else {}
@@ -481,7 +492,7 @@ def cmd_table(args):
                 _check_estimated(args, plans, store)
                 for p in plans:
                     print_estimate(args, p)
-                return 0
+                return ExitStatus.OK
             guard(args, f"table {range_text(args.range)}", plans)
             plans, store = _with_new_store(args, plans, store)
             plans = [p if jobs == args.jobs else p.with_jobs(jobs) for p in plans]
@@ -492,7 +503,7 @@ def cmd_table(args):
     finally:
         if store is not None:
             store.close()
-    return 0
+    return ExitStatus.OK
 
 
 def _write_table(args, fmt, rows):

@@ -15,15 +15,10 @@ import os
 import shlex
 import sys
 
-from ..errors import (
-    BAD_INPUT,
-    BROKEN_PIPE,
-    INTERRUPTED,
-    NEGATIVE,
-    TERMINATED,
-    ParqueensError,
-)
+from ..errors import ExitStatus, ParqueensError
 from .output import printable, say
+
+__all__ = ["UsageError", "Declined", "report", "resume_hint", "interrupt_message"]
 
 
 class UsageError(ParqueensError):
@@ -34,7 +29,7 @@ class Declined(ParqueensError):
     """The user answered no when asked to start a long run: a negative
     answer (exit code 1), not bad input."""
 
-    exit_code = NEGATIVE
+    exit_code = ExitStatus.NEGATIVE
     failure = False
 
 
@@ -52,28 +47,28 @@ def report(exc, args):
         return exc.exit_code
     if isinstance(exc, (ValueError, TypeError, OverflowError)):
         say(f"error: {exc}")
-        return BAD_INPUT
+        return ExitStatus.BAD_INPUT
     if isinstance(exc, BrokenPipeError):
         # The reader went away (`parqueens solutions 12 | head`): stop quietly,
         # with the code of a process killed by SIGPIPE, as other tools do.
         _silence_stdout()
-        return BROKEN_PIPE
+        return ExitStatus.BROKEN_PIPE
     if isinstance(exc, MemoryError):
         say("error: not enough memory for this command")
-        return BAD_INPUT
+        return ExitStatus.BAD_INPUT
     if isinstance(exc, OSError):
         say(f"error: {_os_error(exc)}")
-        return BAD_INPUT
+        return ExitStatus.BAD_INPUT
     if isinstance(exc, RuntimeError) and "cannot cache function" in str(exc):
         # numba keeps compiled kernels beside the package or in ~/.cache.
         say(
             "error: numba cannot write its cache of compiled kernels here; set "
             "NUMBA_CACHE_DIR to a writable folder"
         )
-        return BAD_INPUT
+        return ExitStatus.BAD_INPUT
     if isinstance(exc, (KeyboardInterrupt, Terminated)):
         terminated = isinstance(exc, Terminated) or getattr(exc, "terminated", False)
-        code = TERMINATED if terminated else INTERRUPTED
+        code = ExitStatus.TERMINATED if terminated else ExitStatus.INTERRUPTED
         print(printable(interrupt_message(args, exc, code)), file=sys.stderr)
         return code
     raise exc
@@ -116,7 +111,7 @@ def interrupt_message(args, exc, code):
     how far the run got, and what became of its work."""
     from ..run.backends import RunInterrupted
 
-    what = "terminated" if code == TERMINATED else "interrupted"
+    what = "terminated" if code == ExitStatus.TERMINATED else "interrupted"
     detail = ""
     if not isinstance(exc, RunInterrupted) and isinstance(exc.__context__, RunInterrupted):
         exc = exc.__context__  # a second Ctrl-C while the first was handled

@@ -4,6 +4,7 @@ any format (:mod:`parqueens.io`), to stdout or a file written atomically."""
 import os
 
 from .. import checks
+from ..errors import ExitStatus
 from ..io.paths import extension_formats, is_stdio
 from ..names import FORMATS
 from ..terminal import above_bars, progress_bar
@@ -19,6 +20,8 @@ from .options import (
     positive_int,
 )
 from .output import note, say, show_progress
+
+__all__ = ["add_parsers", "cmd_solutions", "cmd_first", "cmd_construct"]
 
 
 def add_parsers(sub):
@@ -182,7 +185,7 @@ def cmd_solutions(args):
             f"wrote {w.count} solution{'s' * (w.count != 1)} to {args.out} "
             f"({fmt}{hint if unknown else ''})",
         )
-    return 0
+    return ExitStatus.OK
 
 
 def cmd_first(args):
@@ -197,10 +200,10 @@ def cmd_first(args):
             f"no solution for n = {args.n}"
             + (f": {conflict}" if conflict else " with these fixed queens" if fixed else "")
         )
-        return 1
+        return ExitStatus.NEGATIVE
     with _writer(args, args.n, fmt, 1) as w:
         w.write(sol)
-    return 0
+    return ExitStatus.OK
 
 
 def cmd_construct(args):
@@ -211,7 +214,7 @@ def cmd_construct(args):
     queens = construct(args.n)  # NoSolution: a negative answer, as `first` says it (exit 1)
     with _writer(args, args.n, fmt, 1) as w:
         w.write_many(queens.reshape(1, -1))
-    return 0
+    return ExitStatus.OK
 
 
 def _check_construct_memory(n, fmt, to_file):

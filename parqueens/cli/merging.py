@@ -5,6 +5,8 @@ whose count is printed as ``count`` prints it."""
 
 from .options import add_quiet, examples, share
 
+__all__ = ["add_parsers", "cmd_merge"]
+
 
 def add_parsers(sub):
     """The parser of ``merge``."""

@@ -18,6 +18,26 @@ from ..names import BACKENDS, COLORS, METHODS
 # (parqueens.checks), whose message argparse prints.
 
 
+__all__ = [
+    "board_size",
+    "job_count",
+    "positive_int",
+    "share",
+    "fixed_queens",
+    "board_range",
+    "scheduler_address",
+    "examples",
+    "add_quiet",
+    "add_progress",
+    "add_jobs",
+    "add_run_options",
+    "add_yes",
+    "add_fixed",
+    "add_one_based",
+    "add_output",
+]
+
+
 def _checked(check, parse=None, name="the value"):
     """An argparse type: ``check(parse(text))``, its ValueError reported;
     ``parse`` None reads a decimal integer (``name`` says which in the

@@ -17,6 +17,21 @@ import re
 import shlex
 import sys
 
+__all__ = [
+    "OPTIONS",
+    "command_line_words",
+    "say",
+    "note",
+    "show_warning",
+    "show_progress",
+    "log_notes",
+    "format_seconds",
+    "three_digits",
+    "range_text",
+    "counted",
+]
+
+
 #: The library's keyword arguments that its messages name (``name=value``,
 #: or ``split_depth`` alone) and the options that stand for them here.
 OPTIONS = {

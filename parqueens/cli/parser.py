@@ -10,9 +10,12 @@ here loads numba, numpy or joblib: ``--help`` and usage errors answer at once.
 import argparse
 import sys
 
+from ..errors import exit_codes_text
 from ..names import VERSION
 from .errors import UsageError
 from .options import examples
+
+__all__ = ["build_parser", "no_command", "commands"]
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -86,9 +89,8 @@ def build_parser():
             "parqueens solutions 8 --unique --format board",
             "parqueens COMMAND --help                # a command's options",
         )
-        + "\n\nExit codes: 0 ok, 1 negative answer (or a run declined at its prompt), 2 bad "
-        "input, 3 Dask cluster unreachable or lost, 130 interrupted, 141 stdout closed by "
-        "its reader, 143 terminated.",
+        + "\n\n"
+        + exit_codes_text(),
     )
     parser.add_argument("--version", action="version", version=f"parqueens {VERSION}")
     parser.add_argument(

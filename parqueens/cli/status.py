@@ -5,8 +5,11 @@ one JSON object."""
 import json
 import socket
 
+from ..errors import ExitStatus
 from .options import add_one_based, add_quiet, examples
 from .output import format_seconds, printable, range_text
+
+__all__ = ["add_parsers", "cmd_status"]
 
 
 def add_parsers(sub):
@@ -38,7 +41,7 @@ def cmd_status(args):
     status = checkpoint_status(args.file)
     if args.json:
         print(json.dumps(status))
-        return 0
+        return ExitStatus.OK
     o = 1 if args.one_based else 0
     fixed_text = ",".join(f"{r + o}:{c + o}" for r, c in status["fixed"])
     sizes = status["sizes"]
@@ -59,7 +62,7 @@ def cmd_status(args):
         )
     for z in sizes:
         print(_size_line(z))
-    return 0
+    return ExitStatus.OK
 
 
 def _size_line(z):

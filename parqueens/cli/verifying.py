@@ -7,11 +7,14 @@ import json
 import sys
 
 from .. import checks
+from ..errors import ExitStatus
 from ..names import READABLE_FORMATS
 from ..terminal import progress_bar
 from .errors import UsageError
 from .options import add_jobs, add_one_based, add_progress, add_yes, board_size, examples
 from .output import command_line_words, counted, printable, say, show_progress
+
+__all__ = ["add_parsers", "cmd_verify"]
 
 
 def add_parsers(sub):
@@ -89,7 +92,7 @@ def cmd_verify(args):
         print(printable(command_line_words(report.summary(args.file))))
         if report.first_problem:
             say(f"first problem: {report.first_problem}")
-    return 0 if report.ok else 1
+    return ExitStatus.OK if report.ok else ExitStatus.NEGATIVE
 
 
 def _check(args):

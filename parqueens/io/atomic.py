@@ -17,6 +17,8 @@ import threading
 
 from ..tempfiles import remove_stale, temp_prefix
 
+__all__ = ["check_output_path", "CloseOrAbort", "AtomicFile", "write_text_atomically"]
+
 
 def check_output_path(path, force):
     """Check that ``path`` can receive an output file; returns it absolute.

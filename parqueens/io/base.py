@@ -30,6 +30,17 @@ from dataclasses import dataclass
 
 from .reading import LineReader
 
+__all__ = [
+    "BLOCK_BYTES",
+    "Output",
+    "Format",
+    "TextFormat",
+    "LineFormat",
+    "GridFormat",
+    "digit_total",
+]
+
+
 #: Bytes of text rendered per numpy block: bounds the temporary memory.
 BLOCK_BYTES = 1 << 23
 

@@ -6,6 +6,8 @@ shows colours it is drawn (:mod:`parqueens.io.terminal_board`)."""
 from .base import GridFormat
 from .terminal_board import PICTURE, terminal_can_show
 
+__all__ = ["BoardFormat", "FORMAT"]
+
 
 class BoardFormat(GridFormat):
     name = "board"

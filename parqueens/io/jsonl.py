@@ -7,6 +7,8 @@ import json
 from .base import LineFormat
 from .leetcode import FORMAT as LEETCODE
 
+__all__ = ["JsonlFormat", "FORMAT"]
+
 
 class JsonlFormat(LineFormat):
     name = "jsonl"

@@ -12,6 +12,9 @@ from .base import TextFormat
 from .board import FORMAT as BOARD
 from .reading import TextReader
 
+__all__ = ["LeetcodeFormat", "FORMAT", "LeetCodeReader"]
+
+
 #: The end of a leetcode file: after its boards, and for none: ``[`` and
 #: ``]`` on two lines, since ``[]`` alone is the jsonl of the n = 0 solution.
 _END = (b"]\n", b"\n]\n")

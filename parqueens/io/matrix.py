@@ -3,6 +3,8 @@ in the queen's column; a blank line between solutions."""
 
 from .base import GridFormat
 
+__all__ = ["MatrixFormat", "FORMAT"]
+
 
 class MatrixFormat(GridFormat):
     name = "matrix"

@@ -20,6 +20,18 @@ from .reading import SolutionReader
 if TYPE_CHECKING:
     import numpy as np
 
+__all__ = [
+    "NPY_HEADER_SIZE",
+    "NPY_MAGIC",
+    "npy_dtype",
+    "npy_header",
+    "NpyFormat",
+    "FORMAT",
+    "NpyReader",
+    "load_npy",
+]
+
+
 #: Size in bytes of the ``.npy`` header written by
 #: :class:`parqueens.io.SolutionWriter`: version 1.0, padded with spaces to
 #: hold any count (a multiple of 64, as numpy aligns the data).

@@ -12,6 +12,9 @@ import os
 
 from ..names import EXTENSIONS, SHARED_EXTENSIONS
 
+__all__ = ["STDIO", "is_stdio", "extension_formats"]
+
+
 #: The path that names standard output (writing) or standard input (reading).
 STDIO = "-"
 

@@ -5,6 +5,8 @@ when no other one's first line matches (:func:`parqueens.io.registry.sniff`)."""
 
 from .base import LineFormat
 
+__all__ = ["PermFormat", "FORMAT"]
+
 
 class PermFormat(LineFormat):
     name = "perm"

@@ -13,6 +13,9 @@ error messages.
 import numpy as np
 from numba import njit
 
+__all__ = ["perm_lines"]
+
+
 _SPACE, _LF, _CR, _ZERO_DIGIT, _NINE = 32, 10, 13, 48, 57
 
 

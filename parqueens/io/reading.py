@@ -19,6 +19,8 @@ import sys
 
 from .paths import is_stdio
 
+__all__ = ["Source", "SolutionReader", "gather", "TextReader", "LineReader"]
+
 
 class Source:
     """An input of solutions: a file, or standard input.

@@ -16,6 +16,17 @@ from .paths import extension_formats
 from .reading import Source
 from .space import free_bytes
 
+__all__ = [
+    "REGISTRY",
+    "SNIFF_DEFAULT",
+    "sniff",
+    "read_solutions",
+    "render",
+    "estimate_size",
+    "fits",
+]
+
+
 #: Format name -> format object, in the order of :data:`parqueens.names.FORMATS`.
 REGISTRY = {name: importlib.import_module(f".{name}", __package__).FORMAT for name in FORMATS}
 

@@ -4,6 +4,8 @@ import errno
 import os
 import shutil
 
+__all__ = ["NotEnoughSpace", "format_bytes", "free_bytes", "check_space"]
+
 
 class NotEnoughSpace(OSError):
     """The output would not fit in the free space of its file system."""

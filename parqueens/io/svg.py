@@ -20,6 +20,22 @@ from dataclasses import dataclass
 from ..checks import check_positive, check_row
 from .base import TextFormat, digit_total
 
+__all__ = [
+    "LIGHT",
+    "DARK",
+    "INK",
+    "SQUARE_PX",
+    "COLUMNS",
+    "SVG_HEADER_SIZE",
+    "SVG_FOOTER",
+    "SvgLayout",
+    "svg_header",
+    "svg",
+    "SvgFormat",
+    "FORMAT",
+]
+
+
 #: Colours of the light and dark squares and of the queens.
 LIGHT, DARK, INK = "#f0d9b5", "#b58863", "#1d1d1d"
 

@@ -16,6 +16,16 @@ import json
 from ..names import SECONDS_DECIMALS
 from .atomic import write_text_atomically
 
+__all__ = [
+    "TableFormat",
+    "MarkdownTable",
+    "CsvTable",
+    "JsonTable",
+    "TABLE_FORMATS",
+    "table_text",
+    "write_table",
+]
+
 
 def _columns(unique):
     return ["n", "total"] + (["fundamental"] if unique else []) + ["method", "units", "seconds"]

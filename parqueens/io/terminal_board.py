@@ -12,6 +12,9 @@ import os
 from ..checks import check_color
 from .base import TextFormat
 
+__all__ = ["terminal_can_show", "terminal_board", "TerminalPicture", "PICTURE"]
+
+
 # 256-colour backgrounds close to the svg's light and dark squares, and the queen's colour.
 _LIGHT_BG, _DARK_BG, _QUEEN_FG = "\x1b[48;5;223m", "\x1b[48;5;137m", "\x1b[38;5;16m"
 _RESET = "\x1b[0m"

@@ -18,6 +18,8 @@ from .paths import is_stdio
 from .registry import REGISTRY
 from .space import check_space
 
+__all__ = ["SolutionWriter"]
+
 
 class SolutionWriter(CloseOrAbort):
     """Write solutions to a file atomically, or to standard output.

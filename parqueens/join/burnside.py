@@ -37,6 +37,9 @@ from ..checks import check_n
 from ..names import ORBIT_SIZES
 from ..search.kernels import popcount, trailing_zeros
 
+__all__ = ["MAX_SYMMETRIC_N", "count_half_turn", "count_quarter_turn", "orbits_from_counts"]
+
+
 #: Largest board served: the absolute diagonals of a board of size ``n`` are
 #: ``2n - 1`` bits of a ``uint64``.  (Far beyond any total parqueens can
 #: count: the join goes to about n = 27.)

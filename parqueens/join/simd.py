@@ -37,6 +37,36 @@ from numba.extending import intrinsic, models, register_model
 
 from ..search.kernels import AS_PYTHON
 
+__all__ = [
+    "LANES",
+    "vload",
+    "vload_at",
+    "vstore",
+    "vsplat",
+    "vand",
+    "vor",
+    "vxor",
+    "vadd",
+    "vshl",
+    "vshr",
+    "vpopcount",
+    "vsum",
+    "wload",
+    "wload_at",
+    "wstore",
+    "wsplat",
+    "wand",
+    "wor",
+    "wxor",
+    "wadd",
+    "wshl",
+    "wshr",
+    "wpopcount",
+    "wsum",
+    "wkeep",
+    "cycles",
+]
+
 
 def _target_lanes():
     """8 where numba compiles for a processor with AVX-512F and

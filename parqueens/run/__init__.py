@@ -28,3 +28,5 @@ What it may import: the search (:mod:`parqueens.search`), the join
 (:mod:`parqueens.join`), :mod:`parqueens.io` and the shared bottom; never
 :mod:`parqueens.cli`, which uses it (``tests/test_module_boundaries.py``).
 """
+
+__all__: list[str] = []

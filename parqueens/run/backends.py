@@ -29,8 +29,34 @@ import time
 from contextlib import contextmanager, nullcontext, suppress
 
 from ..checks import check_backend, check_jobs, check_scheduler, read_scheduler_file
-from ..errors import NEGATIVE, NO_CLUSTER, ParqueensError
+from ..errors import ExitStatus, ParqueensError
 from .signals import cluster_start_held, ignore_sigint, uninterrupted
+
+__all__ = [
+    "SMALL_N",
+    "WORKER_WAIT",
+    "CLUSTER_SETTLE",
+    "WATCH_EVERY",
+    "TASKS_END",
+    "BackendError",
+    "ClusterUnreachable",
+    "Terminated",
+    "RunInterrupted",
+    "WorkerDied",
+    "ClusterLost",
+    "cpu_count",
+    "plan_jobs",
+    "parallel",
+    "raise_on_sigterm",
+    "call_interruptibly",
+    "worker_failure",
+    "open_backend",
+    "scheduler_of",
+    "dask_setup",
+    "dask_client",
+    "dashboard_link",
+]
+
 
 #: With the default ``jobs=None``, boards with up to this many rows to search
 #: (fixed queens' rows not counted) are searched in the calling thread:
@@ -76,7 +102,7 @@ class ClusterUnreachable(BackendError):
     cannot be reached, or has no worker and none joined in time
     (:data:`WORKER_WAIT`).  Exit code 3."""
 
-    exit_code = NO_CLUSTER
+    exit_code = ExitStatus.NO_CLUSTER
 
 
 class Terminated(BaseException):
@@ -123,7 +149,7 @@ class WorkerDied(ParqueensError, RuntimeError):
     doing ("" for nothing to add).
     """
 
-    exit_code = NEGATIVE
+    exit_code = ExitStatus.NEGATIVE
 
     def __init__(
         self, unit_ids, what="a worker process died (killed or out of memory)", during=None
@@ -148,7 +174,7 @@ class ClusterLost(WorkerDied):
     """The Dask cluster was lost during a run: its scheduler, or every worker
     for longer than :data:`WORKER_WAIT`.  Exit code 3."""
 
-    exit_code = NO_CLUSTER
+    exit_code = ExitStatus.NO_CLUSTER
 
 
 def cpu_count():
@@ -215,7 +241,7 @@ def _cluster_threads():
         return sum(get_client().nthreads().values()) or 1
     except (ImportError, ValueError):
         raise BackendError(
-            "the dask backend runs inside parqueens.backends.dask_client(); none is active"
+            "the dask backend runs inside parqueens.run.backends.dask_client(); none is active"
         ) from None
 
 

@@ -38,6 +38,17 @@ import time
 from ..errors import ParqueensError
 from ..tempfiles import pid_alive, remove_stale, temp_prefix
 
+__all__ = [
+    "CheckpointError",
+    "CheckpointInUse",
+    "SIDE_SUFFIXES",
+    "check_name",
+    "worker_name",
+    "sqlite_command",
+    "CheckpointFile",
+]
+
+
 #: Parameters not compared when a file is opened: a file serves every
 #: command and size of its work; its work (method, fixed queens) is checked
 #: by :meth:`parqueens.run.store.RunStore.claim`, and whether a size holds the symmetry classes

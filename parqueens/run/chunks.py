@@ -26,6 +26,18 @@ from .tally import UnitResult
 # used: a small board (parqueens.search.small) is counted without them, at once.
 
 
+__all__ = [
+    "warm_up",
+    "Stopped",
+    "run_chunk",
+    "search_specs",
+    "DASK_CHUNK_WORK",
+    "iter_chunks",
+    "feed",
+    "warm_workers",
+]
+
+
 @functools.cache
 def warm_up(nodes=False, join=False):
     """Load (or compile, the first time) the counting kernel in this process:

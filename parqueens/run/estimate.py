@@ -13,6 +13,18 @@ import time
 from ..names import ESTIMATE_DIGITS, UNITS_FROM
 from .backends import ClusterUnreachable, call_interruptibly, worker_failure
 
+__all__ = [
+    "ASKED_KEYS",
+    "WALL_KEYS",
+    "rounded",
+    "estimate_split",
+    "wall_per_cpu",
+    "probe_units",
+    "SIZE_OVERHEAD_NODES",
+    "size_weights",
+]
+
+
 #: The keys of an estimate that are wall seconds (made on each Dask worker,
 #: combined as the cluster's: :func:`_estimate_on_workers`).
 #: The time on the cores asked for (``--estimate --jobs N``) and its range.

@@ -51,6 +51,9 @@ from .backends import call_interruptibly, plan_jobs
 # numpy, the numba kernels and the work units are imported where they are
 # used: a small board (parqueens.search.small) is listed without them, at once.
 
+__all__ = ["iter_blocks", "spill_bytes", "planned_count", "solutions", "first_solution"]
+
+
 #: Work units per task given to a thread.
 _CHUNK_UNITS = 16
 

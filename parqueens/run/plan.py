@@ -21,6 +21,18 @@ from ..names import METHODS, UNITS_FROM
 from ..search import small
 from .backends import call_interruptibly, plan_jobs
 
+__all__ = [
+    "ESTIMATED_FROM",
+    "GUARD_SECONDS",
+    "CountPlan",
+    "plan_run",
+    "Split",
+    "split_count",
+    "run_identity",
+    "method_of",
+]
+
+
 #: Counts with fewer rows to search take under a minute: not estimated
 #: before they start (:attr:`CountPlan.long`).
 ESTIMATED_FROM = 18

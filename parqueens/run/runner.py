@@ -33,6 +33,17 @@ from .tally import Tally, UnitResult, classes, fixed_by_turns
 # used: a small board (parqueens.search.small) is counted without them, at once.
 
 
+__all__ = [
+    "CountResult",
+    "ResultMismatch",
+    "run_count",
+    "estimate",
+    "run_plan",
+    "RECHECK_UNITS",
+    "default_sample",
+]
+
+
 @dataclass
 class CountResult:
     """The outcome of a count.
@@ -291,7 +302,7 @@ def _open_checkpoint(checkpoint, n, identity):
     if isinstance(checkpoint, (str, os.PathLike)):
         return RunStore(checkpoint, {"command": "run_count", "n": [n], **identity})
     raise TypeError(
-        f"checkpoint must be a file path or a parqueens.store.RunStore, got "
+        f"checkpoint must be a file path or a parqueens.run.store.RunStore, got "
         f"{type(checkpoint).__name__}"
     )
 

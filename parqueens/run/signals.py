@@ -8,6 +8,8 @@ import signal
 import threading
 from contextlib import contextmanager
 
+__all__ = ["start_workers", "ignore_sigint", "uninterrupted", "cluster_start_held", "signals_held"]
+
 
 def start_workers(parallel, calls):
     """``parallel(calls)``, with SIGINT ignored while joblib spawns processes.

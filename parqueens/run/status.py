@@ -12,6 +12,8 @@ from ..names import RECHECK_SHARE, SECONDS_DECIMALS
 from .estimate import rounded
 from .store import CheckpointError, RunStore
 
+__all__ = ["checkpoint_status", "seconds_left", "stored_method"]
+
 
 def checkpoint_status(path):
     """The status of the checkpoint file at ``path``, read without writing.

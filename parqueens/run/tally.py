@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from ..names import ORBIT_SIZES, WEIGHTS
 
+__all__ = ["UnitResult", "Tally", "tally_stored", "classes", "check_turns", "fixed_by_turns"]
+
 
 @dataclass
 class UnitResult:

@@ -16,3 +16,5 @@ What it may import: :mod:`parqueens.io` and the shared bottom (``names``,
 :mod:`parqueens.run` or :mod:`parqueens.cli`, which use it
 (``tests/test_module_boundaries.py``).
 """
+
+__all__: list[str] = []

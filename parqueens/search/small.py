@@ -14,6 +14,9 @@ work units' plan when a checkpoint records them).
 
 from ..dihedral import images
 
+__all__ = ["DIRECT_N", "serves", "solutions", "fixed_rows", "canonical", "orbit_size"]
+
+
 #: Boards up to this many rows to search are solved here (n = 10: 724
 #: solutions, about 30 ms).
 DIRECT_N = 10

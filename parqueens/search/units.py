@@ -53,6 +53,21 @@ from ..names import WEIGHTS
 from .kernels import LEAF_CANONICAL, LEAF_COUNT, LEAF_D4, full_mask, place_queens
 from .small import fixed_rows as _fixed_rows
 
+__all__ = [
+    "WorkUnit",
+    "UnitSpec",
+    "unit_masks",
+    "d4_order",
+    "iter_units",
+    "make_units",
+    "children",
+    "SHARES_UP_TO",
+    "work_shares",
+    "auto_depth",
+    "choose_depth",
+    "kernel_args",
+]
+
 
 @dataclass(frozen=True)
 class WorkUnit:
