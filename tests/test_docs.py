@@ -298,3 +298,27 @@ def test_the_exit_codes_are_one_table():
     epilog = _help(build_parser())
     for status in ExitStatus:
         assert f"{int(status)} {status.summary}" in epilog
+
+
+def test_the_names_the_code_cites_exist():
+    # docstrings and comments name real modules (no name left from a move);
+    # an instance attribute is taken on its class's word
+    package = pathlib.Path(parqueens.__file__).parent
+    cited = {
+        m
+        for path in package.rglob("*.py")
+        for m in re.findall(r"\bparqueens(?:\.[A-Za-z_][A-Za-z0-9_]*)+", path.read_text())
+    }
+    missing = []
+    for name in sorted(cited):
+        try:
+            _dotted(name)
+        except (ImportError, AttributeError):
+            parent = name.rpartition(".")[0]
+            try:
+                if not isinstance(_dotted(parent), type):
+                    missing.append(name)
+            except (ImportError, AttributeError):
+                missing.append(name)
+    assert missing == []
+    assert len(cited) >= 100  # the pattern finds them

@@ -328,7 +328,7 @@ def test_memory_model_holds_a_pair_of_row_sets_whose_rows_complete_each_other():
     full = (1 << 11) - 1
     pair = max(sizes[x] + sizes[full ^ x] for x in range(1 << 11))
     assert sizes.max() <= pair <= 1.01 * sizes.max()  # a large row set's complement is small
-    base = rowsets._BASE_BYTES + rowsets._CACHE_SLACK * rowsets.CACHE_BYTES
+    base = rowsets.BASE_BYTES + rowsets._CACHE_SLACK * rowsets.CACHE_BYTES
     per_thread = rowsets.rowset_memory(22, 2) - rowsets.rowset_memory(22, 1)
     assert per_thread >= (2 * 24 + 16) * pair and rowsets.rowset_memory(22, 1) > base
 

@@ -18,7 +18,8 @@ What it owns:
   classes from them by Burnside's lemma.
 
 What it may import: :mod:`parqueens.io` and the shared bottom (``names``,
-``checks``, ...), and the search's kernels (:func:`parqueens.search.kernels.popcount`);
+``checks``, ...), and the search's kernels (:func:`parqueens.search.kernels.popcount`, the
+words :data:`~parqueens.search.kernels.ZERO`, ``ONE``, ``ALL``);
 never :mod:`parqueens.run` or :mod:`parqueens.cli`, which use it
 (``tests/test_module_boundaries.py``).
 

@@ -35,6 +35,8 @@ from numba import njit
 
 from ..checks import check_n
 from ..names import ORBIT_SIZES
+from ..search.kernels import ONE as _ONE
+from ..search.kernels import ZERO as _ZERO
 from ..search.kernels import popcount, trailing_zeros
 
 __all__ = ["MAX_SYMMETRIC_N", "count_half_turn", "count_quarter_turn", "orbits_from_counts"]
@@ -44,9 +46,6 @@ __all__ = ["MAX_SYMMETRIC_N", "count_half_turn", "count_quarter_turn", "orbits_f
 #: ``2n - 1`` bits of a ``uint64``.  (Far beyond any total parqueens can
 #: count: the join goes to about n = 27.)
 MAX_SYMMETRIC_N = 32
-
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 
 
 @njit(cache=True, nogil=True)

@@ -95,7 +95,7 @@ def _layout(h, holes, classes=()):
     placed queens' diagonals, ``holes``) go above 41, the long diagonals
     of even n (``classes``, set only in west words) to 40 and 41, outside
     the matched chunks.  Returns ``(layout, real)``: uint64 (5, 256), see
-    :func:`parqueens.join_kernels.arrange`.
+    :func:`parqueens.join.kernels.arrange`.
     """
     w = 2 * h - 1
     mid = h - 1

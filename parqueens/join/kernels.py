@@ -32,7 +32,7 @@ of each family.  A half-board's *plain word* has bit ``k`` for
 ``D1 = sh + k`` and bit ``w + k`` for ``D2 = sh + k`` (``2w <= 38`` bits for
 ``n <= 21``); an east and a west half-board form a solution exactly when
 their words are disjoint.  The kernels use the word in its configuration's
-*layout* (:func:`arrange`, chosen by :func:`parqueens.join._layout`): the
+*layout* (:func:`arrange`, chosen by :mod:`parqueens.join.configs`): the
 ``real`` bits that a word can have set at ``0..real-1``, the sieve's key
 bits on top of them (the best highest), the bits no word has set and the
 long diagonals of even n (set in west words only, where they decide the
@@ -62,6 +62,8 @@ process count units at once and share the read-only tables.
 import numpy as np
 from numba import njit
 
+from ..search.kernels import ONE as _ONE
+from ..search.kernels import ZERO as _ZERO
 from ..search.kernels import popcount
 from .keys import rekey_sides
 from .match import count_sides, workspace
@@ -69,9 +71,6 @@ from .simd import LANES, wand, wkeep, wload, wor, wsplat
 
 # ---------------------------------------------------------------- constants
 
-_ZERO = np.uint64(0)
-_ONE = np.uint64(1)
-_ALL = ~_ZERO
 
 #: Roles of a quadrant table entry.
 NE, NW, SE, SW = 0, 1, 2, 3

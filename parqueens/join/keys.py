@@ -14,12 +14,11 @@ lead (:func:`rekey`, a table lookup per byte of a word).  Masks are
 import numpy as np
 from numba import njit
 
+from ..search.kernels import ALL as _ALL
+from ..search.kernels import ONE as _ONE
+from ..search.kernels import ZERO as _ZERO
 from .match import KMAX
 from .simd import vadd, vand, vload, vpopcount, vsplat, vstore, vsum, vxor
-
-_ZERO = np.uint64(0)
-_ONE = np.uint64(1)
-_ALL = ~_ZERO
 
 #: A row set chooses its own key bits (:func:`key_tables`) where its pairs
 #: are at least this many times its words (rewriting a word costs about

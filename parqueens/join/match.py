@@ -36,6 +36,9 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from ..search.kernels import ALL as _ALL
+from ..search.kernels import ONE as _ONE
+from ..search.kernels import ZERO as _ZERO
 from .simd import (
     LANES,
     cycles,
@@ -51,10 +54,6 @@ from .simd import (
     wsum,
     wxor,
 )
-
-_ZERO = np.uint64(0)
-_ONE = np.uint64(1)
-_ALL = ~_ZERO
 
 #: Words of a group's vectors (LANES), log2 of it, and words of the side
 #: making the tables per group (64 a vector word).

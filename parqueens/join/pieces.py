@@ -41,6 +41,8 @@ elsewhere; every literal is cast.  No recursion; ``nogil=True``.
 import numpy as np
 from numba import njit
 
+from ..search.kernels import ONE as _ONE
+from ..search.kernels import ZERO as _ZERO
 from ..search.kernels import popcount
 from .kernels import (
     CFG_COLS_E,
@@ -56,10 +58,6 @@ from .kernels import (
 from .keys import key_tables, rekey
 from .match import count_sides, visit_cycles, workspace
 from .simd import cycles
-
-_ZERO = np.uint64(0)
-_ONE = np.uint64(1)
-_ALL = ~_ZERO
 
 #: Roles (as in :mod:`parqueens.join.kernels`).
 NE, NW, SE, SW = 0, 1, 2, 3

@@ -40,7 +40,15 @@ from .pieces import (
     unit_rowsets,
     unit_work,
 )
-from .south import BATCH_BYTES, CACHE_BYTES, SouthTables, batches, new_batch, process_tables
+from .south import (
+    BASE_BYTES,
+    BATCH_BYTES,
+    CACHE_BYTES,
+    SouthTables,
+    batches,
+    new_batch,
+    process_tables,
+)
 
 #: The first board size counted by row sets (the narrow tables serve up to 21).
 ROWSET_MIN_N = 22
@@ -457,8 +465,6 @@ def sampled_estimate(n, units, seconds=SAMPLE_SECONDS, seed=1, stop=None):
     }
 
 
-#: Resident memory of a process with numpy, numba and the kernels loaded.
-_BASE_BYTES = 150 * 2**20
 #: The kept south tables' resident bytes over their own (tables freed and
 #: made again leave holes the allocator does not hand back at once).
 _CACHE_SLACK = 1.5
@@ -490,4 +496,4 @@ def rowset_memory(n, jobs=1):
     pair = _SIZE_MARGIN * float((sizes + sizes[((1 << h) - 1) ^ np.arange(1 << h)]).max())
     tables = 2 * 24 * pair + 16 * pair
     blocks = 32 * (LIMIT + pair / 4)
-    return int(_BASE_BYTES + _CACHE_SLACK * CACHE_BYTES + jobs * (tables + blocks + BATCH_BYTES))
+    return int(BASE_BYTES + _CACHE_SLACK * CACHE_BYTES + jobs * (tables + blocks + BATCH_BYTES))

@@ -26,6 +26,9 @@ from .pieces import SE, SW, south_table
 #: plan class, the units whose north-east rows have as many queens, hold
 #: about 400 MB).
 CACHE_BYTES = 512 * 2**20
+#: Resident memory of a process that has loaded numpy, numba and the join's
+#: kernels, before any table (measured: 144 MB).
+BASE_BYTES = 150 * 2**20
 #: Bytes of south tables handed to one kernel call at most (a unit of many
 #: row sets is counted in several calls, each with its own north tables).
 BATCH_BYTES = 64 * 2**20
@@ -33,7 +36,15 @@ BATCH_BYTES = 64 * 2**20
 #: :func:`parqueens.join.pieces.role` makes it.
 TABLE = types.Tuple((types.int64[::1], types.int64[::1], types.uint64[::1], types.uint64[::1]))
 
-__all__ = ["BATCH_BYTES", "CACHE_BYTES", "SouthTables", "batches", "new_batch", "process_tables"]
+__all__ = [
+    "BASE_BYTES",
+    "BATCH_BYTES",
+    "CACHE_BYTES",
+    "SouthTables",
+    "batches",
+    "new_batch",
+    "process_tables",
+]
 
 
 def _bytes(table):

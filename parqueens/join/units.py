@@ -2,7 +2,7 @@
 
 Source: Evgeny Kluev, ``N-Queens-Count-Sol`` (MIT, 2022,
 https://github.com/EvgenyKluev/N-Queens-Count-Sol).  The kernels are in
-:mod:`parqueens.join_kernels` (coordinates and word layout there).
+:mod:`parqueens.join.kernels` (coordinates and word layout there).
 
 The method
 ----------
@@ -97,6 +97,7 @@ from .kernels import (
     role_tables,
 )
 from .match import PAD_WORDS, TABLE_WORDS
+from .south import BASE_BYTES
 
 # ---------------------------------------------------------------- shared tables
 
@@ -116,7 +117,7 @@ def _quadrants_cached(h):
 
 class _RoleTables:
     """A configuration's role tables (a tuple of arrays, see
-    :func:`parqueens.join_kernels.role_tables`), weakly referenced by the
+    :func:`parqueens.join.kernels.role_tables`), weakly referenced by the
     cache while threads use them."""
 
     __slots__ = ("arrays", "__weakref__")
@@ -380,7 +381,7 @@ def _check(n):
 
 #: Partial placements of an h x h quadrant (the quadrant table's length) and
 #: those without a queen on its long diagonal, h = 2..10, as
-#: :func:`parqueens.join_kernels.quadrant_table` counts them (sizes for the
+#: :func:`parqueens.join.kernels.quadrant_table` counts them (sizes for the
 #: memory estimate, not results).
 _PLACEMENTS = {
     2: (5, 3),
@@ -393,9 +394,6 @@ _PLACEMENTS = {
     9: (915442, 429233),
     10: (7535369, 3474295),
 }
-#: Resident memory of a process that has loaded numpy, numba and the join
-#: kernels (measured: 144 MB).
-_BASE_BYTES = 150 * 2**20
 #: For odd n, the largest share of the four roles' entries that a
 #: configuration keeps (measured 0.55, 0.54, 0.54 at n = 15, 17, 19).
 _ODD_KEPT = 0.56
@@ -450,7 +448,7 @@ def join_memory(n, jobs=1):
     # (as joined and sorted): measured 54 159 at n = 18, x 7.2 per h.
     words = 54159 * 7.2 ** (h - 9)
     thread = int(32 * words) + 8 * (_BUFFER_WORDS)
-    return int(_BASE_BYTES + table + max(building, kept * roles) + jobs * thread)
+    return int(BASE_BYTES + table + max(building, kept * roles) + jobs * thread)
 
 
 #: Fixed words of a thread's buffers (group tables, padding room).

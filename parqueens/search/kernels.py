@@ -60,6 +60,9 @@ def _python_trailing_zeros(x):
 trailing_zeros = _python_trailing_zeros if AS_PYTHON else _trailing_zeros
 
 __all__ = [
+    "ALL",
+    "ONE",
+    "ZERO",
     "AS_PYTHON",
     "LEAF_CANONICAL",
     "LEAF_COUNT",
@@ -114,16 +117,18 @@ event.register("numba:compile", _CompileNotice())
 #: ``plain``/``mirror``); the D4 method's test of the ties only.
 LEAF_COUNT, LEAF_CANONICAL, LEAF_D4 = 0, 1, 2
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
+#: The words 0, 1 and all ones, as numba's constants (the join's kernels use them too).
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
+ALL = ~ZERO
 _TWO = np.uint64(2)
 
 
 @njit(cache=True, nogil=True)
 def _full_mask(n):
     if n >= 64:
-        return ~_ZERO
-    return (_ONE << np.uint64(n)) - _ONE
+        return ~ZERO
+    return (ONE << np.uint64(n)) - ONE
 
 
 def full_mask(n):
@@ -144,20 +149,20 @@ def _place_queens(n, allowed, placed):
             if r == r0:
                 continue
             dist = r - r0 if r > r0 else r0 - r
-            attack = _ONE << np.uint64(c0)
+            attack = ONE << np.uint64(c0)
             if c0 + dist < n:
-                attack |= _ONE << np.uint64(c0 + dist)
+                attack |= ONE << np.uint64(c0 + dist)
             if c0 - dist >= 0:
-                attack |= _ONE << np.uint64(c0 - dist)
+                attack |= ONE << np.uint64(c0 - dist)
             allowed[r] &= ~attack
     for r in range(n):
         c = placed[r]
         if c >= 0:
-            bit = _ONE << np.uint64(c)
+            bit = ONE << np.uint64(c)
             if allowed[r] & bit:
                 allowed[r] = bit
             else:
-                allowed[r] = _ZERO
+                allowed[r] = ZERO
                 ok = False
     return ok
 
@@ -218,7 +223,6 @@ _QROW = np.uint64(_Q + 2)
 _THREE = np.uint64(3)
 _FOUR = np.uint64(4)
 _FIVE = np.uint64(5)
-_ALL = ~_ZERO
 
 
 @njit(cache=True, nogil=True)
@@ -277,7 +281,7 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
     if not ok:
         if nodes is not None:
             nodes[0] += np.uint64(row)
-        return _ZERO
+        return ZERO
     c |= ~board
     if leaves is not None:
         for r in range(row):
@@ -289,65 +293,65 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
     for r in range(row, n):
         W[_B + 3 + top - r] = ~allowed[r] & board
     blast = W[_B + 1]
-    side = _ALL
+    side = ALL
     ia = np.uint64(_Q + 2 + top)
     ib = ia
     if tie_a >= 0:
-        side = _ONE | (_ONE << np.uint64(n - 1))
+        side = ONE | (ONE << np.uint64(n - 1))
         ia = np.uint64(_Q + 2 + top - tie_a)
         ib = np.uint64(_Q + 2 + top - tie_b)
     capacity = 0 if leaves is None else leaves.shape[0]
     recorded = 0
     listed = 0
     room = 0 if out is None else out.shape[0]
-    trivial = _ZERO
-    num = _ZERO
+    trivial = ZERO
+    num = ZERO
     rest = np.uint64(top - row)
     posib = W[_NEXT3 + _THREE + rest] | c | dl | dr
-    W[0] = _ALL
-    d = _ONE
+    W[0] = ALL
+    d = ONE
     W[6] = c
     W[7] = dl
     W[8] = dr
     W[9] = rest
     while True:
-        while posib != _ALL:
-            bit = ~posib & (posib + _ONE)
+        while posib != ALL:
+            bit = ~posib & (posib + ONE)
             posib |= bit
             if nodes is not None:
-                k += _ONE
-            ndl = (bit | dl) << _ONE
-            ndr = (bit | dr) >> _ONE
+                k += ONE
+            ndl = (bit | dl) << ONE
+            ndr = (bit | dr) >> ONE
             nc = bit | c
             npos = nc | ndl | ndr
             if banned is not None:
                 npos |= W[_NEXT + rest]
-            if npos == _ALL:
+            if npos == ALL:
                 continue
             if banned is None:
-                if nc | (ndl << _ONE) | (ndr >> _ONE) == _ALL:
+                if nc | (ndl << ONE) | (ndr >> ONE) == ALL:
                     continue
-            elif W[_NEXT2 + rest] | nc | (ndl << _ONE) | (ndr >> _ONE) == _ALL:
+            elif W[_NEXT2 + rest] | nc | (ndl << ONE) | (ndr >> ONE) == ALL:
                 continue
             if leaves is not None:
                 W[_QROW + rest] = bit
             if out is not None:
                 W[_QROW + rest] = bit
-            if rest == _ZERO:
+            if rest == ZERO:
                 # Rows n - 2 and n - 1 inline: no stack levels for them.
-                while npos != _ALL:
-                    b2 = ~npos & (npos + _ONE)
+                while npos != ALL:
+                    b2 = ~npos & (npos + ONE)
                     npos |= b2
-                    last = blast | nc | b2 | ((ndl | b2) << _ONE) | ((ndr | b2) >> _ONE)
+                    last = blast | nc | b2 | ((ndl | b2) << ONE) | ((ndr | b2) >> ONE)
                     if nodes is not None:
-                        k += _ONE + np.uint64(last != _ALL)
+                        k += ONE + np.uint64(last != ALL)
                     # Without branches but for the solutions to record.
-                    ok = np.uint64(last != _ALL)
+                    ok = np.uint64(last != ALL)
                     num += ok
                     if leaves is not None:
                         W[_Q + 1] = b2
-                        tie = np.uint64(((W[ia] | W[ib]) & side | ~last & tie_cols) != _ZERO)
-                        trivial += ok & (tie ^ _ONE)
+                        tie = np.uint64(((W[ia] | W[ib]) & side | ~last & tie_cols) != ZERO)
+                        trivial += ok & (tie ^ ONE)
                         if ok & tie:
                             if recorded == capacity:
                                 _classify(n, leaves, recorded, by_stab, keep, tie_a >= 0)
@@ -369,28 +373,28 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
                             listed += 1
                 continue
             if banned is None:
-                if nc | (ndl << _TWO) | (ndr >> _TWO) == _ALL:
+                if nc | (ndl << _TWO) | (ndr >> _TWO) == ALL:
                     continue
-            elif W[_NEXT3 + rest] | nc | (ndl << _TWO) | (ndr >> _TWO) == _ALL:
+            elif W[_NEXT3 + rest] | nc | (ndl << _TWO) | (ndr >> _TWO) == ALL:
                 continue
             W[d * _FIVE] = posib
-            d += np.uint64(posib != _ALL)
+            d += np.uint64(posib != ALL)
             posib = npos
             c = nc
             dl = ndl
             dr = ndr
-            rest -= _ONE
+            rest -= ONE
             j = d * _FIVE
-            W[j + _ONE] = c
+            W[j + ONE] = c
             W[j + _TWO] = dl
             W[j + _THREE] = dr
             W[j + _FOUR] = rest
-        d -= _ONE
-        if d == _ZERO:
+        d -= ONE
+        if d == ZERO:
             break
         j = d * _FIVE
         posib = W[j]
-        c = W[j + _ONE]
+        c = W[j + ONE]
         dl = W[j + _TWO]
         dr = W[j + _THREE]
         rest = W[j + _FOUR]
@@ -406,7 +410,7 @@ def _count(n, allowed, banned, tie_a, tie_b, tie_cols, leaves, keep, by_stab, no
 def _list_solutions(n, allowed, banned, out, W):
     """The kernel of :func:`list_solutions`: :func:`_count` writing every
     solution."""
-    found = _count(n, allowed, banned, -1, -1, _ZERO, None, None, None, None, out, W)
+    found = _count(n, allowed, banned, -1, -1, ZERO, None, None, None, None, out, W)
     capacity = np.uint64(out.shape[0])
     if found > capacity:
         return out.shape[0], False
@@ -439,19 +443,19 @@ def _leading_rows(n, allowed):
     the masks with those queens placed; ``ok`` False if one of those rows
     is empty or attacked (then ``row`` is that row: the queens placed).
     """
-    c = _ZERO
-    dl = _ZERO
-    dr = _ZERO
+    c = ZERO
+    dl = ZERO
+    dr = ZERO
     row = 0
     while row < n - 3:
         a = allowed[row]
-        if a & (a - _ONE) != _ZERO:
+        if a & (a - ONE) != ZERO:
             break
-        if a == _ZERO or a & (c | dl | dr) != _ZERO:
+        if a == ZERO or a & (c | dl | dr) != ZERO:
             return row, c, dl, dr, False
         c |= a
-        dl = (dl | a) << _ONE
-        dr = (dr | a) >> _ONE
+        dl = (dl | a) << ONE
+        dr = (dr | a) >> ONE
         row += 1
     return row, c, dl, dr, True
 
@@ -462,10 +466,10 @@ def _bans_beyond(n, allowed):
     board = _full_mask(n)
     row, c, dl, dr, _ = _leading_rows(n, allowed)
     for r in range(row, n):
-        if ~allowed[r] & board & ~(c | dl | dr) != _ZERO:
+        if ~allowed[r] & board & ~(c | dl | dr) != ZERO:
             return True
-        dl <<= _ONE
-        dr >>= _ONE
+        dl <<= ONE
+        dr >>= ONE
     return False
 
 
@@ -486,7 +490,7 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes, stop=None):
     keep = np.empty(256, np.bool_)
     W = np.zeros(WORK_SIZE, np.uint64)
     for u in range(units):
-        if allowed[u, 0] == _ZERO:
+        if allowed[u, 0] == ZERO:
             continue
         if stop is not None:
             if stop[0] != 0:
@@ -496,9 +500,9 @@ def _count_batch(n, allowed, leaf_mode, ties, nodes, stop=None):
         banned = _bans_beyond(n, allowed[u])
         if mode == LEAF_COUNT or (mode == LEAF_D4 and ties[u, 0] < 0):
             if banned:
-                s = _count(n, allowed[u], True, -1, -1, _ZERO, None, keep, by_stab[u], k, None, W)
+                s = _count(n, allowed[u], True, -1, -1, ZERO, None, keep, by_stab[u], k, None, W)
             else:
-                s = _count(n, allowed[u], None, -1, -1, _ZERO, None, keep, by_stab[u], k, None, W)
+                s = _count(n, allowed[u], None, -1, -1, ZERO, None, keep, by_stab[u], k, None, W)
             if mode == LEAF_D4:  # no image can tie: each solution is its class's representative
                 by_stab[u, 0] += s
         else:
@@ -560,8 +564,8 @@ def popcount(x):
     """The number of bits set in ``x`` (a uint64 mask): a numba function for
     other kernels (Kernighan's loop, one pass per bit set)."""
     count = 0
-    while x != _ZERO:
-        x &= x - _ONE
+    while x != ZERO:
+        x &= x - ONE
         count += 1
     return count
 
@@ -573,9 +577,9 @@ def _knuth_estimate(n, allowed, probes, seed):
     total = 0.0
     leaves = 0.0
     for _ in range(probes):
-        cols = _ZERO
-        ld = _ZERO
-        rd = _ZERO
+        cols = ZERO
+        ld = ZERO
+        rd = ZERO
         weight = 1.0
         for row in range(n):
             free = allowed[row] & ~(cols | ld | rd)
@@ -588,11 +592,11 @@ def _knuth_estimate(n, allowed, probes, seed):
                 leaves += weight
             pick = np.random.randint(0, k)
             for _ in range(pick):
-                free &= free - _ONE
-            bit = free & (~free + _ONE)
+                free &= free - ONE
+            bit = free & (~free + ONE)
             cols |= bit
-            ld = (ld | bit) << _ONE
-            rd = (rd | bit) >> _ONE
+            ld = (ld | bit) << ONE
+            rd = (rd | bit) >> ONE
     return total / probes, leaves / probes
 
 
