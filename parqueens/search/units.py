@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..checks import check_method, check_n, check_split_depth
+from ..checks import check_method, check_split_depth
 from ..methods import min_depth
 from ..names import WEIGHTS
 from .kernels import LEAF_CANONICAL, LEAF_COUNT, LEAF_D4, full_mask, place_queens
@@ -332,10 +332,9 @@ def make_units(n, method, depth, fixed=()):
     Raises
     ------
     ValueError
-        For an unknown method, a depth out of range, or n out of range.
+        For an unknown method or a depth out of range (n is trusted: checked at the door).
     """
-    check_method(method)
-    check_n(n, low=4 if method == "d4" else 3)
+    check_method(method)  # n is checked at the door (parqueens.methods.check_count)
     check_split_depth(depth, n, method, min_depth(method))
     units = [
         replace(unit, size=_size_estimate(spec.allowed))
