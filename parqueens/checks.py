@@ -49,7 +49,6 @@ __all__ = [
     "check_jobs",
     "check_split_depth",
     "check_unique_fixed",
-    "check_method_fixed",
     "check_n",
     "parse_fixed",
     "check_fixed",
@@ -310,19 +309,6 @@ def check_unique_fixed(unique, fixed):
         raise ValueError(
             "unique=True cannot be combined with fixed queens: "
             "fixing a queen breaks the symmetry that defines the classes"
-        )
-
-
-def check_method_fixed(method, fixed):
-    """``ValueError`` if a symmetry method or the join is asked for with
-    fixed queens."""
-    if fixed and method in ("d4", "mirror"):
-        raise ValueError(
-            f"method {method} cannot be used with fixed queens (they break the symmetry); use plain"
-        )
-    if fixed and method == "join":
-        raise ValueError(
-            "method join cannot be used with fixed queens (it joins whole half-boards); use plain"
         )
 
 

@@ -42,6 +42,7 @@ LAYERS = [
 #: parqueens/run/ from the bottom up, as its docstring lists it: a module
 #: imports only those before it.
 RUN_ORDER = [
+    "method",
     "checkpoint_file",
     "store",
     "signals",
@@ -200,7 +201,7 @@ def test_the_circle_finder_finds_circles():
 def test_the_layers_see_the_imports_of_their_modules():
     graph = _graph()
     assert "parqueens.run.chunks" in graph["parqueens.run.runner"]  # relative, top level
-    assert "parqueens.join.units" in graph["parqueens.run.chunks"]  # in a function
+    assert "parqueens.join.units" in graph["parqueens.join.method"]  # in a function
     assert "parqueens.checks" in graph["parqueens.cli.options"]  # from .. import checks
 
 

@@ -26,4 +26,4 @@ def test_a_dask_plan_leaves_the_kernels_to_the_workers(monkeypatch):
     assert len(plan_run(12, method="d4", backend="dask").with_jobs(2).split.units) == 504
     assert warmed == []
     assert len(plan_run(12, method="d4", jobs=1).split.units) == 504
-    assert warmed == [(False, False)]
+    assert warmed == [(False, "d4")]

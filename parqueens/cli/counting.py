@@ -271,7 +271,9 @@ def estimate_text(plan):
             f"{format_seconds(e['largest_unit_seconds'])} of a core, a one-thread worker "
             f"about {e['worker_bytes'] / 2**20:,.0f} MiB)"
         )
-    if e["method"] == "join":
+    from ..run.method import get_method
+
+    if not get_method(e["method"]).splits:  # the join: its cost model
         return (
             f"{head} (the join's cost model of its {e['units']:,} units, scaled by the "
             f"speed of what counts it, measured on n = 16's largest units{more})"

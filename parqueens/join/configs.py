@@ -9,6 +9,7 @@ weights are described in :mod:`parqueens.join.units`.
 
 import functools
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -50,6 +51,8 @@ class JoinUnit:
     rows: int
     rowsets: tuple = ()
     work: float = field(default=0.0, compare=False, repr=False)
+    #: the method, as a search's unit names its own (:mod:`parqueens.join.method`)
+    method: ClassVar[str] = "join"
 
     @property
     def id(self):

@@ -3,6 +3,8 @@
 What it owns, from the bottom up (a module imports only those above it in
 this list, never one below):
 
+- :mod:`.method`: the counting methods by name, one object each
+  (:class:`parqueens.methods.Method`: the search's and the join's);
 - :mod:`.checkpoint_file`: the checkpoint file's life (created aside and
   published, opened, held by one run, transactions);
 - :mod:`.store`: the checkpoint's format and the identity checks of a run

@@ -1,7 +1,7 @@
 """Work units run: in this process, or in chunks on a backend.
 
-:func:`run_chunk` counts a list of work units here (a search's, by the
-counting kernel, or the join's, :func:`parqueens.join.units.count_join_units`);
+:func:`run_chunk` counts a list of work units here, by their method
+(:meth:`parqueens.methods.Method.count_chunk`, :mod:`parqueens.run.method`);
 :func:`iter_chunks` hands chunks of units sized by work to
 :func:`parqueens.run.backends.parallel` (or, on Dask, to the client's
 futures, where :func:`feed` submits a table's next size ahead) and yields
@@ -16,9 +16,10 @@ import contextlib
 import functools
 import itertools
 
-from ..names import ORBIT_SIZES
+from ..search.method import search_specs
 from .backends import call_interruptibly, parallel, worker_failure
 from .checkpoint_file import worker_name
+from .method import get_method, units_method, work_shares
 from .signals import start_workers
 from .tally import UnitResult
 
@@ -39,34 +40,16 @@ __all__ = [
 
 
 @functools.cache
-def warm_up(nodes=False, join=False):
-    """Load (or compile, the first time) the counting kernel in this process:
-    the variant with the node counter if ``nodes``; the join's kernels if
-    ``join``.
+def warm_up(nodes=False, method="d4"):
+    """Load (or compile, the first time) the kernels of ``method`` (a name)
+    in this process: the search's variant with the node counter if
+    ``nodes``.
 
     Done in the parent before workers start, so that they load the cached
     machine code instead of all compiling it at once; once per process and
     variant.
     """
-    if join:
-        import numpy as np
-
-        from ..join import rowsets
-        from ..join.units import join_units
-
-        run_chunk(join_units(8), unique=False)
-        # The kernels of n >= 22 (tables per row set), on a board of 8.
-        rowsets.count_units(8, rowsets.plan_units(8)[:1], np.zeros(1, np.uint8))
-        return
-    from ..search.units import make_units
-
-    run_chunk(make_units(5, "plain", 1), unique=True, nodes=nodes)
-
-
-def _is_join(units):
-    from ..join.units import JoinUnit
-
-    return bool(units) and isinstance(units[0], JoinUnit)
+    get_method(method).load_kernels(nodes)
 
 
 class Stopped(Exception):
@@ -74,7 +57,7 @@ class Stopped(Exception):
 
 
 def run_chunk(units, unique, nodes=False, stop=None):
-    """Search a list of work units in this process.
+    """Count a list of work units (of one method) in this process.
 
     ``unique``: classify the solutions of ``plain``/``mirror`` units by
     symmetry too; ``nodes``: count the queens placed; ``stop``: None, or a
@@ -86,54 +69,11 @@ def run_chunk(units, unique, nodes=False, stop=None):
     """
     if not units:
         return []
-    import numpy as np
-
     worker = worker_name()  # where it was computed: a Dask worker's, a loky process's
-    if _is_join(units):  # each unit's share of the total; no classes, no nodes
-        from ..join.units import count_join_units
-
-        counts = count_join_units(units[0].n, units, stop)
-        if stop is not None and stop[0]:
-            raise Stopped
-        return [UnitResult(c, worker=worker) for c in counts]
-    from ..search.units import unit_masks
-
-    specs = [unit_masks(unit, unique) for unit in units]
-    solutions, by_stab, counted = search_specs(units[0].n, specs, nodes, stop)
+    results = units_method(units).count_chunk(units, unique, nodes, stop)
     if stop is not None and stop[0]:
         raise Stopped
-    if counted is None:
-        counted = np.zeros(len(units), np.uint64)
-    results = [
-        UnitResult(int(s), tuple(int(x) for x in b), int(k), worker)
-        for s, b, k in zip(solutions, by_stab, counted, strict=True)
-    ]
-    if units[0].method == "d4":
-        # A d4 unit's share of the total is its classes weighed by their
-        # orbits (its search finds other members of them too): stored
-        # beside the classes, so that each checks the other.
-        for res in results:
-            res.solutions = sum(size * c for size, c in zip(ORBIT_SIZES, res.by_stab, strict=True))
-    return results
-
-
-def search_specs(n, specs, nodes=False, stop=None):
-    """Run the counting kernel on a list of :class:`parqueens.search.units.UnitSpec`.
-
-    Returns ``(solutions, by_stab, nodes)`` as
-    :func:`parqueens.search.kernels.count_batch` does, with ``nodes`` (uint64,
-    one per spec) only if asked for, else None: counting the queens
-    placed takes a kernel variant with a counter in its hot loop.  A spec
-    that is not ``ok`` counts nothing.  ``stop``: see :func:`run_chunk`.
-    """
-    import numpy as np
-
-    from ..search.kernels import count_batch
-    from ..search.units import kernel_args
-
-    counted = np.zeros(len(specs), dtype=np.uint64) if nodes else None
-    solutions, by_stab = count_batch(n, *kernel_args(n, specs), counted, stop)
-    return solutions, by_stab, counted
+    return [UnitResult(s, b, k, worker) for s, b, k in results]
 
 
 #: On Dask, a chunk of join units holds at least this much of their
@@ -155,20 +95,13 @@ def _chunks(units, jobs, least=0.0):
     # than a 16th per job: the estimates underrate the many small units.
     # ``least``: join units' modelled work a chunk holds at the least
     # (:data:`DASK_CHUNK_WORK`), for fewer chunks of a small size.
-    from ..join.rowsets import CHUNK_SECONDS, ROWSET_MIN_N, work_seconds
-    from ..search.units import work_shares
-
+    if not units:
+        return
     target = 1.0 / (16 * jobs)
     most = max(1, len(units) // (16 * jobs))
-    if _is_join(units) and units[0].n >= ROWSET_MIN_N:
-        # A count of hours: chunks of seconds, so that an interruption keeps them.
-        seconds = work_seconds(sum(u.work for u in units), units[0].n)
-        target = min(target, CHUNK_SECONDS / seconds) if seconds > 0 else target
-    if least and _is_join(units):
-        total = sum(u.work for u in units)
-        floor = min(1.0, least / total) if total > 0 else 1.0
-        if floor > target:
-            target, most = floor, max(1, int(len(units) * floor))
+    target, floor = units_method(units).chunk_share(units, target, least)
+    if floor is not None and floor > target:
+        target, most = floor, max(1, int(len(units) * floor))
     chunk, share = [], 0.0
     for unit, s in zip(units, work_shares(units), strict=True):
         if chunk and (share + s > target or len(chunk) == most):
@@ -198,7 +131,8 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False, 
         return
     # In a helper thread: loading numba's cache runs through ctypes callbacks,
     # which would swallow a Ctrl-C arriving in the main thread meanwhile.
-    call_interruptibly(warm_up, nodes, _is_join(units))
+    method = units_method(units)
+    call_interruptibly(warm_up, nodes, method.name)
     # Threads of this process stop at their next unit once the run ends
     # early (Ctrl-C, an error, the caller closing this generator).
     stop = _stop_flag() if backend == "threads" else None
@@ -229,11 +163,7 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False, 
     finally:
         if stop is not None:
             stop[0] = 1
-        if _is_join(units):
-            # The south tables this process kept for the run (up to 512 MiB).
-            from ..join.south import process_tables
-
-            process_tables().clear()
+        method.release()
 
 
 # Chunks submitted to Dask ahead of the run that takes them (:func:`feed`):
@@ -265,20 +195,20 @@ _warmed: set[tuple[str, bool, bool]] = set()
 _warming: set = set()
 
 
-def warm_workers(nodes=False, join=False):
+def warm_workers(nodes=False, method="d4"):
     """On Dask: have each worker of the active client load the kernels
-    (:func:`warm_up`: the node-counting variant if ``nodes``, the join's if
-    ``join``) now, a task each ahead of any chunk, so that they load while
-    this process builds the work units rather than after (0.3 to 0.5 s of
-    a small count on a local cluster); once per worker and kind."""
+    (:func:`warm_up`: ``method``'s, the node-counting variant if ``nodes``)
+    now, a task each ahead of any chunk, so that they load while this
+    process builds the work units rather than after (0.3 to 0.5 s of a small
+    count on a local cluster); once per worker and kind."""
     from distributed import get_client
 
     client = get_client()
     for address in client.nthreads():
-        if (address, nodes, join) not in _warmed:
-            _warmed.add((address, nodes, join))
+        if (address, nodes, method) not in _warmed:
+            _warmed.add((address, nodes, method))
             task = client.submit(
-                warm_up, nodes, join, workers=[address], allow_other_workers=True, pure=False
+                warm_up, nodes, method, workers=[address], allow_other_workers=True, pure=False
             )
             _warming.add(task)
             task.add_done_callback(_warming.discard)

@@ -12,6 +12,7 @@ import time
 
 from ..names import ESTIMATE_DIGITS, UNITS_FROM
 from .backends import ClusterUnreachable, call_interruptibly, worker_failure
+from .method import get_method
 
 __all__ = [
     "ASKED_KEYS",
@@ -69,7 +70,7 @@ def estimate_split(
 
     if backend == "dask" and split.units:
         return _estimate_on_workers(split, build_seconds, probes, seed, asked_jobs)
-    if split.method == "join":
+    if not get_method(split.method).splits:  # the join: its cost model or a sample
         return _estimate_join(split, build_seconds, asked_jobs)
     out = {
         "nodes": 0.0,
@@ -114,21 +115,20 @@ def _estimate_join(split, build_seconds, asked_jobs=None):
     that many cores like this machine's, each making its own tables), and
     from n = 22 its range ``asked_low``, ``asked_high`` (the core-seconds'
     range shared the same way)."""
-    from ..join.rowsets import ROWSET_MIN_N
     from ..join.units import join_estimate, join_sampled_estimate
     from .chunks import warm_up
 
-    call_interruptibly(warm_up, False, True)
+    call_interruptibly(warm_up, False, split.method)
     out = {
         "nodes": None,
         "rate": None,
         "jobs": split.jobs,
         "units": len(split.units),
         "split_depth": 0,
-        "method": "join",
+        "method": split.method,
     }
     units = list(split.units)
-    if split.n < ROWSET_MIN_N:
+    if not get_method(split.method).sampled(split.n):
         out["seconds"] = build_seconds + join_estimate(split.n, split.jobs, units=units)
         if asked_jobs is not None and asked_jobs > split.jobs:
             asked = join_estimate(split.n, asked_jobs, units=units)
@@ -193,10 +193,9 @@ def _worker_estimate(split, probes, seed, asked_jobs):
     (:func:`parqueens.join.join_estimate`), which a thread sharing its core
     does not see; scaled here by the wall time its CPU time took
     (:func:`wall_per_cpu`)."""
-    from ..join.rowsets import ROWSET_MIN_N
-
     e = estimate_split(split, 0.0, probes, seed, asked_jobs)
-    if split.method == "join" and split.n < ROWSET_MIN_N:
+    method = get_method(split.method)
+    if not method.splits and not method.sampled(split.n):
         factor = wall_per_cpu()
         e |= {key: e[key] * factor for key in WALL_KEYS if key in e}
     return e

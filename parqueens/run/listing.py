@@ -47,6 +47,7 @@ from ..names import UNITS_FROM
 from ..search.small import serves as small_serves
 from ..search.small import solutions as direct_solutions
 from .backends import call_interruptibly, plan_jobs
+from .method import get_method
 
 # numpy, the numba kernels and the work units are imported where they are
 # used: a small board (parqueens.search.small) is listed without them, at once.
@@ -261,7 +262,7 @@ def _listing_units(n, method, fixed, jobs, split_depth):
         depth = _listing_depth(n, method, fixed, jobs)
     else:
         depth = check_split_depth(split_depth, n, method, min_depth(method, True))
-    mirror = method == "plain" and not fixed
+    mirror = not get_method(method).classifies and not fixed  # plain: mirrored
     units = (
         unit
         for unit, _ in iter_units(n, method, depth, fixed, lexicographic=True)

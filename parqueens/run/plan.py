@@ -20,6 +20,7 @@ from ..methods import check_count, resolve_method, units_classified
 from ..names import METHODS, UNITS_FROM
 from ..search import small
 from .backends import call_interruptibly, plan_jobs
+from .method import get_method, work_shares
 
 __all__ = [
     "ESTIMATED_FROM",
@@ -115,7 +116,7 @@ class CountPlan:
         # Not for Dask: its workers run the kernels, and compiling them here
         # too (10 s on a cold cache) would only delay the run.
         if self.backend != "dask":
-            call_interruptibly(warm_up, self.nodes, self.method == "join")
+            call_interruptibly(warm_up, self.nodes, self.method)
         t = time.perf_counter()
         args = (self.n, self.method, self.jobs, self.split_depth, self.fixed, self.part)
         split = call_interruptibly(split_count, *args)
@@ -223,7 +224,7 @@ class CountPlan:
 
         method = next(iter(stored)).split("/", 1)[0]
         tally, fundamental = tally_stored(method, stored), None
-        if classified or method == "join":
+        if classified or get_method(method).classes_by_burnside:
             orbits = classes(method, self.n, tally, self.checkpoint, whole=not self.fixed)
             fundamental = sum(orbits.values()) if classified else None
         self.checkpoint.check_total(self.n, tally.total, fundamental)
@@ -241,7 +242,7 @@ class CountPlan:
         """The default split depth of n when the split depth asked for is
         far deeper (more than 2 rows; the units are built one by one in
         Python, which can take far longer than the search), else None."""
-        if self.direct or self.split_depth is None or self.n < 10 or self.method == "join":
+        if self.direct or self.split_depth is None or self.n < 10:
             return None
         from ..search.units import auto_depth
 
@@ -303,8 +304,12 @@ def plan_run(
     )
     split_depth = _split_depth(checkpoint, n, split_depth, resolved)
     resolved, fallback = _memory(checkpoint, n, resolved, jobs, backend, asked)
-    if asked == "d4" and resolved == "plain" and not fixed:
-        fallback = f"n = {n}: counted by plain, since d4 needs n >= 4 (four borders)"
+    why = get_method(asked).small_n_reason if asked else ""
+    if why and asked != resolved and not fixed:
+        fallback = (
+            f"n = {n}: counted by {resolved}, since {asked} needs n >= "
+            f"{get_method(asked).min_n} ({why})"
+        )
     return CountPlan(
         **common,
         asked=asked,
@@ -325,7 +330,7 @@ def _method(checkpoint, n, method, resolved, unique, fixed, split_depth, nodes):
     if checkpoint is None or method is not None:
         return method, resolved, None
     asked = method = method_of(checkpoint, None)  # the checkpoint keeps its method
-    if fixed and method in ("d4", "join"):
+    if fixed and method is not None and get_method(method).classifies:
         # A run with fixed queens is another run than the file's, which the
         # identity check says (keeping d4 would refuse fixed queens instead).
         return None, resolved, None
@@ -343,7 +348,7 @@ def _method(checkpoint, n, method, resolved, unique, fixed, split_depth, nodes):
 def _split_depth(checkpoint, n, split_depth, method):
     """The split depth of a search: as asked, else as the checkpoint's first
     run of n chose it; None: automatic (:func:`split_count`)."""
-    if checkpoint is not None and split_depth is None and method != "join":
+    if checkpoint is not None and split_depth is None and get_method(method).splits:
         return checkpoint.run_depth(n) or None
     return split_depth
 
@@ -351,12 +356,12 @@ def _split_depth(checkpoint, n, split_depth, method):
 def _memory(checkpoint, n, method, jobs, backend, asked):
     """The method once the memory is known: ``(method, fallback)``, d4 with
     why (the fallback) where the default's join would not fit
-    (:func:`_join_memory`; not checked on a Dask cluster, whose workers'
+    (:func:`_short_of_memory`; not checked on a Dask cluster, whose workers'
     memory is their own).  Raises CheckpointError where the checkpoint's
     units of n are the join's, which d4 cannot go on with."""
-    if method != "join" or backend == "dask":
+    if not get_method(method).needs_memory or backend == "dask":
         return method, None
-    short = _join_memory(n, jobs or 1, backend, asked=asked)
+    short = _short_of_memory(n, method, jobs or 1, backend, asked=asked)
     if short is None:
         return method, None
     if checkpoint is not None and checkpoint.unit_method(n):
@@ -415,21 +420,20 @@ def split_count(n, method, jobs, split_depth=None, fixed=(), part=None):
     units (:func:`part_units`), or None.  Raises ``ValueError`` for a split
     depth out of range, or a part of a count with fewer than K units.
     """
-    if method == "join":
-        from ..join.units import join_units
-
-        units = part_units(join_units(n), part, n)
+    counter = get_method(method)
+    if not counter.splits:  # the join plans its own units, whatever the size
+        _, units = counter.split(n, jobs)
+        units = part_units(units, part, n)
         return Split(n, method, 0, units, max(1, min(jobs, len(units))))
-    from ..search.units import choose_depth, make_units
-
     conflict = fixed_conflict(fixed)
     if n < UNITS_FROM or conflict:
         if part is not None:
             part_units((), part, n)  # refused: nothing to cut
         tiny = tuple(small.solutions(n, fixed)) if n < UNITS_FROM else ()
         return Split(n, "plain" if n < UNITS_FROM else method, 0, (), 1, tiny, conflict)
-    depth = choose_depth(n, method, jobs if part is None else PART_JOBS, split_depth, fixed)
-    units = part_units(make_units(n, method, depth, fixed), part, n)
+    depth_jobs = jobs if part is None else PART_JOBS
+    depth, units = counter.split(n, jobs, split_depth, fixed, depth_jobs)
+    units = part_units(units, part, n)
     return Split(n, method, depth, units, max(1, min(jobs, len(units))))
 
 
@@ -443,7 +447,7 @@ def part_units(units, part, n):
     units: the I-th of K consecutive runs of ``units`` (in the plan's
     order, which keeps a join's units of one class together) holding
     about equal shares of the modelled work
-    (:func:`parqueens.search.units.work_shares`), none empty.  The parts
+    (:func:`parqueens.run.method.work_shares`), none empty.  The parts
     are disjoint and together hold every unit, the same for every run of
     the same version.  A tuple; raises ValueError if there are fewer units
     than parts."""
@@ -457,8 +461,6 @@ def part_units(units, part, n):
             f"for {k:,} parts"
         )
     import numpy as np
-
-    from ..search.units import work_shares
 
     cum = np.cumsum(work_shares(units))
     cuts = [0] + [int(np.searchsorted(cum, j / k)) for j in range(1, k)] + [len(units)]
@@ -477,27 +479,26 @@ def _size_method(checkpoint, n, resolved):
     return stored if stored in METHODS and stored != METHODS[0] else None
 
 
-def _join_memory(n, jobs, backend, asked):
-    """Whether the join of n fits in the memory available now
-    (:func:`parqueens.join.join_memory`: its tables, once per process with
-    threads, in each worker process with loky): None if it does; else, when
-    the join was the default, why it does not (the memory needed and free); raises
-    ValueError when the join was asked for by name."""
+def _short_of_memory(n, method, jobs, backend, asked):
+    """Whether ``method`` (the join) counts n in the memory available now
+    (:meth:`parqueens.methods.Method.memory`: its tables, once per process
+    with threads, in each worker process with loky): None if it does; else,
+    when it was the default, why it does not (the memory needed and free);
+    raises ValueError when it was asked for by name."""
     import psutil
 
     from ..io.space import format_bytes
-    from ..join.units import join_memory
 
     threads, processes = (jobs, 1) if backend == "threads" else (1, jobs)
-    need = processes * join_memory(n, threads)
+    need = processes * get_method(method).memory(n, threads)
     available = psutil.virtual_memory().available
     if need <= available:
         return None
     text = (
-        f"the join of n = {n} needs about {format_bytes(need)} of memory, "
+        f"the {method} of n = {n} needs about {format_bytes(need)} of memory, "
         f"{format_bytes(available)} are available"
     )
-    if asked == "join":
+    if asked == method:
         raise ValueError(f'{text}; use method="d4"' + ", or fewer jobs" * (jobs > 1))
     return text
 

@@ -333,7 +333,7 @@ def run_plan(plan, *, progress=False, recheck=None, on_work=None, then=None, on_
     if plan.backend == "dask":  # they load their kernels while the units are built here
         from .chunks import warm_workers
 
-        warm_workers(plan.nodes, plan.method == "join")
+        warm_workers(plan.nodes, plan.method)
     split = plan.split  # its kernels are loaded in a helper thread (Ctrl-C)
     start = time.perf_counter()
     tally, todo, held = _resume(split, checkpoint, unique)
@@ -372,7 +372,7 @@ def run_plan(plan, *, progress=False, recheck=None, on_work=None, then=None, on_
     )
     if plan.part is not None:  # a share of the count: its classes need all of it
         unique = False
-    elif units_classified(split.method, n, unique) or split.method == "join":
+    elif units_classified(split.method, n, unique):
         # Checked always where they can be: the join's classes check its
         # total (Burnside), a search's its classes against the total and the turns.
         stored = checkpoint if result.resumed else None
@@ -456,7 +456,7 @@ def default_sample(plan, held, checkpoint, rng=None):
     time budget lasts (:func:`_recheck`); the join's units by
     configuration, which share its tables.  Units this run stored itself
     (a library run resumed on the same store) come last."""
-    from ..search.units import work_shares
+    from .method import work_shares
 
     rng = rng or random.Random()
     stored = [u for u in plan.units if u.id in held]
@@ -584,7 +584,7 @@ def _dispatch(
     ``tally`` and to ``checkpoint``, with a progress bar if ``progress``
     (and the share of the work done told to ``on_work``); ``then``: as
     :func:`parqueens.run.chunks.iter_chunks`'s."""
-    from ..search.units import work_shares
+    from .method import work_shares
 
     units = plan.units
     finished = len(units) - len(todo)

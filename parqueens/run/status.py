@@ -10,6 +10,7 @@ import time
 from .. import methods
 from ..names import RECHECK_SHARE, SECONDS_DECIMALS
 from .estimate import rounded
+from .method import get_method
 from .store import CheckpointError, RunStore
 
 __all__ = ["checkpoint_status", "seconds_left", "stored_method"]
@@ -65,7 +66,11 @@ def checkpoint_status(path):
             total, fundamental = tally.total, None
             if not all_units:  # a tiny board, solved without units: its record
                 total, fundamental = s["total"] or 0, s["fundamental"]
-            elif s["classified"] and "part" not in identity and (method != "join" or finished):
+            elif (
+                s["classified"]
+                and "part" not in identity
+                and (not get_method(method).classes_by_burnside or finished)
+            ):
                 whole = not identity.get("fixed")
                 fundamental = (
                     sum(classes(method, n, tally, store, whole).values())
@@ -131,7 +136,7 @@ def stored_method(identity, n):
     fixed = [tuple(q) for q in identity.get("fixed") or []]
     method = identity.get("method")
     try:
-        return methods.resolve_method(None if method == "join" else method, n, fixed, False)
+        return methods.resolve_method(methods.named_default(method), n, fixed, False)
     except (ValueError, TypeError) as exc:
         raise CheckpointError(f"the checkpoint's parameters are not a run's: {exc}") from None
 
@@ -139,14 +144,15 @@ def stored_method(identity, n):
 def _done_share(identity, n, s, method):
     """The estimated share of the work in the stored units of n (0 if none),
     counted by ``method``."""
-    from ..search.units import SHARES_UP_TO, work_shares
+    from ..search.units import SHARES_UP_TO
+    from .method import work_shares
     from .plan import split_count
 
     if not s["units_done"]:
         return 0.0
-    # A join unit's share is its modelled work, known for any number of
+    # A share by the method's model of its units' work (the join's) is known for any number of
     # units (by count, the largest first, n = 23 said 28.9 h left where 10 were).
-    if method != "join" and (s["units_total"] > SHARES_UP_TO or not s["split_depth"]):
+    if get_method(method).splits and (s["units_total"] > SHARES_UP_TO or not s["split_depth"]):
         return s["units_done"] / max(1, s["units_total"])
     fixed = [tuple(q) for q in identity.get("fixed") or []]
     part = tuple(identity["part"]) if identity.get("part") else None

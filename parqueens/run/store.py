@@ -50,7 +50,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from ..names import METHODS, ORBIT_SIZES
+from ..names import ORBIT_SIZES
 from ..names import VERSION as __version__
 from .checkpoint_file import (
     CheckpointError,
@@ -59,6 +59,7 @@ from .checkpoint_file import (
     sqlite_command,
     worker_name,
 )
+from .method import find_method
 
 __all__ = [
     "FORMAT",
@@ -133,15 +134,10 @@ def unit_problem(method, classified, solutions, by_stab, nodes, version=__versio
     orbit sizes (format 3); a ``join`` unit has no classes and no nodes; a
     unit of a size counted without the classes (``classified`` False) has
     none.  ``method``: the unit's (its id begins with it)."""
-    if method == "d4" and version not in _VERSIONS_2:
-        weighed = sum(size * c for size, c in zip(ORBIT_SIZES, by_stab, strict=True))
-        if weighed != solutions:
-            return f"its classes {list(by_stab)} weigh {weighed} solutions, not {solutions}"
-    if method == "join" and (any(by_stab) or nodes):
-        return f"a join unit holds no classes and no nodes, it has {list(by_stab)} and {nodes}"
-    if method in METHODS and method != "d4" and classified is False and any(by_stab):
-        return f"its size was counted without classes, it has {list(by_stab)}"
-    return None
+    counter = find_method(method)
+    if counter is None:
+        return None
+    return counter.unit_problem(classified, solutions, by_stab, nodes, version not in _VERSIONS_2)
 
 
 def forget_unit_hint(path, n, unit_id):
@@ -592,7 +588,9 @@ class RunStore(CheckpointFile):
                     f"edited with its checksums); it is not used: "
                     f"{forget_unit_hint(self.path, n, uid)}"
                 )
-            if method == "d4" and self.version in _VERSIONS_2:  # found, not its share
+            counter = find_method(method)
+            if counter and counter.weighs_classes and self.version in _VERSIONS_2:
+                # found, not its share
                 solutions = sum(size * c for size, c in zip(ORBIT_SIZES, by_stab, strict=True))
             units[uid], where[uid] = (solutions, by_stab, nodes), origin
         self._origins = (n, where)  # for unit_origins, right after a resume read them

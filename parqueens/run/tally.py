@@ -13,6 +13,7 @@ ones the search units found, or for the join Burnside's lemma on its total
 from dataclasses import dataclass, field
 
 from ..names import ORBIT_SIZES, WEIGHTS
+from .method import get_method
 
 __all__ = ["UnitResult", "Tally", "tally_stored", "classes", "check_turns", "fixed_by_turns"]
 
@@ -103,7 +104,7 @@ def classes(method, n, tally, checkpoint=None, whole=True):
     :class:`parqueens.run.store.ResultMismatch` naming the file: a stored result
     is wrong."""
     try:
-        if method == "join":
+        if get_method(method).classes_by_burnside:
             from ..join.burnside import count_half_turn, count_quarter_turn, orbits_from_counts
 
             p, r = count_half_turn(n), count_quarter_turn(n)

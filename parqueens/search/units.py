@@ -409,10 +409,6 @@ def work_shares(units):
     units = list(units)
     if not units:
         return np.zeros(0)
-    if hasattr(units[0], "work"):  # join units carry their estimated cost
-        work = np.array([u.work for u in units], dtype=np.float64)
-        total = work.sum()
-        return work / total if total > 0 else np.full(len(units), 1.0 / len(units))
     if len(units) > SHARES_UP_TO:
         return np.full(len(units), 1.0 / len(units))
     sizes = np.array(
