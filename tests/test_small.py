@@ -46,18 +46,19 @@ def test_direct_with_fixed_queens():
     assert first_solution(8) == (0, 4, 7, 5, 2, 6, 1, 3)
 
 
-def test_serves_only_plain_small_runs():
+def test_serves_only_plain_small_runs(tmp_path):
     assert small.serves(10) and small.serves(12, [(0, 0), (1, 2)])
     assert not small.serves(11)
-    for kw in (
-        {"jobs": 2},
-        {"method": "d4"},
-        {"split_depth": 2},
-        {"nodes": True},
-        {"checkpoint": object()},
-        {"backend": "loky"},
-    ):
+    for kw in ({"method": "d4"}, {"split_depth": 2}, {"nodes": True}):
         assert not small.serves(8, **kw)
+    # what the run asks of its machinery, the plan decides
+    from parqueens.run.plan import plan_run
+    from parqueens.run.store import RunStore
+
+    assert plan_run(8).direct
+    with RunStore(tmp_path / "c.db", {}) as store:
+        for kw in ({"jobs": 2}, {"checkpoint": store}, {"backend": "loky"}):
+            assert not plan_run(8, **kw).direct, kw
 
 
 def test_small_commands_load_no_numba(tmp_path):

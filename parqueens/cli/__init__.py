@@ -83,15 +83,17 @@ def _check_jobs(args):
     when --jobs asks for more than the cores (the library runs no more;
     an estimate gives the time on them too, but on Dask)."""
     jobs = getattr(args, "jobs", None)
-    backend = getattr(args, "backend", "threads")
-    remote = getattr(args, "scheduler", None) or getattr(args, "scheduler_file", None)
-    if jobs is None or jobs == 1 or (backend == "dask" and remote):
+    if jobs is None or jobs == 1:
         return
-    if getattr(args, "estimate", False) and backend != "dask" and jobs > 1:
-        return
-    from ..run.backends import plan_jobs
+    from ..run.backends import get_backend
 
-    used = plan_jobs(jobs, "loky" if backend == "dask" else backend)  # a local cluster too
+    runs_on = get_backend(getattr(args, "backend", "threads"))  # the backend's rules, asked
+    remote = getattr(args, "scheduler", None) or getattr(args, "scheduler_file", None)
+    if runs_on.cluster and remote:
+        return
+    if getattr(args, "estimate", False) and not runs_on.cluster and jobs > 1:
+        return
+    used = runs_on.local_jobs(jobs)
     if used < jobs:
         note(
             args,

@@ -6,6 +6,13 @@ parallel with no worker start-up), ``loky`` worker processes (both through
 joblib), and ``dask``, a Dask cluster whose client's futures run the chunks
 (:func:`parqueens.run.chunks.iter_chunks`).
 
+Each is one object behind one base, :class:`Backend` (after joblib's own
+backends): :class:`ThreadsBackend`, :class:`LokyBackend`, :class:`DaskBackend`,
+chosen once by name (:func:`get_backend`); the plan, the runner and the
+command line ask it (the jobs it runs, whether it shares this process or
+runs on a cluster, how its jobs share processes, starting it), and nothing
+outside this module compares a backend's name.
+
 This module decides, once per run, how many jobs run (:func:`plan_jobs`),
 builds every ``joblib.Parallel`` of parqueens (:func:`parallel`), keeps the
 signal helpers (a Ctrl-C must stop a run at once, and workers must not print
@@ -46,6 +53,15 @@ __all__ = [
     "ClusterLost",
     "cpu_count",
     "plan_jobs",
+    "Backend",
+    "ThreadsBackend",
+    "LokyBackend",
+    "DaskBackend",
+    "THREADS",
+    "LOKY",
+    "DASK",
+    "REGISTRY",
+    "get_backend",
     "parallel",
     "raise_on_sigterm",
     "call_interruptibly",
@@ -219,19 +235,139 @@ def plan_jobs(jobs, backend="threads", n=None):
         ``dask`` with ``jobs`` None or negative outside :func:`dask_client`.
     """
     jobs = check_jobs(jobs)
-    backend = check_backend(backend)
-    if backend == "dask":
+    return get_backend(backend).plan_jobs(jobs, n)
+
+
+class Backend:
+    """Where a count's chunks run, after joblib's own backends: one object
+    per name of :data:`parqueens.names.BACKENDS`, chosen once
+    (:func:`get_backend`) and asked by the plan, the runner and the command
+    line; nothing outside this module compares a backend's name."""
+
+    #: its name, as ``backend=`` and ``--backend`` take it
+    name = ""
+    #: runs in this process's threads: a stop flag reaches them, and they
+    #: share one process's tables
+    in_process = False
+    #: runs on a cluster's workers: this process loads no kernels, and the
+    #: workers' memory is their own
+    cluster = False
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+    def plan_jobs(self, jobs, n=None):
+        """The jobs it runs (``jobs`` checked; :func:`plan_jobs`)."""
+        if jobs == 1 or (jobs is None and n is not None and n <= SMALL_N):
+            return 1
+        cores = cpu_count()
+        if jobs is None:
+            return cores
+        if jobs < 0:
+            if cores + 1 + jobs < 1:
+                raise ValueError(f"jobs = {jobs} leaves no core on this machine ({cores} cores)")
+            return cores + 1 + jobs
+        return min(jobs, cores)
+
+    def local_jobs(self, jobs):
+        """The jobs that would run on this machine's cores (``jobs`` checked)."""
+        return self.plan_jobs(jobs)
+
+    def processes(self, jobs):
+        """``(threads, processes)``: how its ``jobs`` share processes, each
+        process with its own tables."""
+        return 1, jobs
+
+    def parallel(self, jobs):
+        """Its ``joblib.Parallel`` (:func:`parallel`)."""
+        raise NotImplementedError
+
+    @contextmanager
+    def open(self, jobs, scheduler=None, on_lost=None, scheduler_file=None, dashboard=None):
+        """Start it for a command; yields the jobs to pass to the runs
+        (:func:`open_backend`)."""
+        if scheduler is not None or scheduler_file is not None:
+            raise ValueError('a scheduler needs the dask backend (backend="dask")')
+        yield jobs
+
+
+class _Joblib(Backend):
+    #: joblib's name for it, and the keywords of its workers
+    joblib_name = ""
+    joblib_extra: dict = {}
+
+    def parallel(self, jobs):
+        import joblib
+
+        # batch_size=1: the chunks are sized by their work already; joblib's
+        # automatic batching would hold finished chunks back from the checkpoint.
+        with joblib.parallel_config(backend=self.joblib_name, **self.joblib_extra):
+            return joblib.Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)
+
+
+class ThreadsBackend(_Joblib):
+    """Threads of this process (the default): the numba kernels release the
+    GIL, so threads search in parallel with no worker start-up."""
+
+    name = "threads"
+    in_process = True
+    joblib_name = "threading"
+
+    def processes(self, jobs):
+        return jobs, 1
+
+
+class LokyBackend(_Joblib):
+    """loky's worker processes, which ignore SIGINT (:func:`ignore_sigint`)."""
+
+    name = "loky"
+    joblib_name = "loky"
+    joblib_extra = {"initializer": ignore_sigint}
+
+
+class DaskBackend(Backend):
+    """A Dask cluster, whose client's futures run the chunks
+    (:func:`parqueens.run.chunks.iter_chunks`), inside :func:`dask_client`."""
+
+    name = "dask"
+    cluster = True
+
+    def plan_jobs(self, jobs, n=None):
         return jobs if jobs is not None and jobs > 0 else _cluster_threads()
-    if jobs == 1 or (jobs is None and n is not None and n <= SMALL_N):
-        return 1
-    cores = cpu_count()
-    if jobs is None:
-        return cores
-    if jobs < 0:
-        if cores + 1 + jobs < 1:
-            raise ValueError(f"jobs = {jobs} leaves no core on this machine ({cores} cores)")
-        return cores + 1 + jobs
-    return min(jobs, cores)
+
+    def local_jobs(self, jobs):
+        # A local cluster's workers are processes of this machine: planned as loky's.
+        return LOKY.plan_jobs(jobs)
+
+    @contextmanager
+    def open(self, jobs, scheduler=None, on_lost=None, scheduler_file=None, dashboard=None):
+        if scheduler is not None:
+            scheduler = check_scheduler(scheduler)
+        given = scheduler is not None or scheduler_file is not None
+        workers = None if given or jobs is None else self.local_jobs(jobs)
+        with (
+            _dask_logs_silenced(),
+            dask_client(scheduler, workers, on_lost=on_lost, scheduler_file=scheduler_file) as (
+                client,
+                threads,
+            ),
+        ):
+            link = dashboard_link(client)
+            if dashboard is not None and link is not None:
+                dashboard.append(link)
+            yield threads
+
+
+THREADS, LOKY, DASK = ThreadsBackend(), LokyBackend(), DaskBackend()
+
+#: The backends by name, in the order of :data:`parqueens.names.BACKENDS`.
+REGISTRY = {b.name: b for b in (THREADS, LOKY, DASK)}
+
+
+def get_backend(backend):
+    """The backend object of a name (or an alias; checked: TypeError,
+    ValueError)."""
+    return REGISTRY[check_backend(backend)]
 
 
 def _cluster_threads():
@@ -255,14 +391,7 @@ def parallel(backend, jobs):
     client (:func:`parqueens.run.chunks.iter_chunks`).  Call the result
     through :func:`start_workers`.
     """
-    import joblib
-
-    backend = check_backend(backend)
-    # batch_size=1: the chunks are sized by their work already; joblib's
-    # automatic batching would hold finished chunks back from the checkpoint.
-    extra = {"initializer": ignore_sigint} if backend == "loky" else {}
-    with joblib.parallel_config(backend="threading" if backend == "threads" else "loky", **extra):
-        return joblib.Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)
+    return get_backend(backend).parallel(jobs)
 
 
 def _raise_terminated(signum, frame):
@@ -348,28 +477,8 @@ def open_backend(
     (:func:`parqueens.checks.check_scheduler`); :class:`BackendError` as
     :func:`dask_client`.
     """
-    backend = check_backend(backend)
-    given = scheduler is not None or scheduler_file is not None
-    if given and backend != "dask":
-        raise ValueError('a scheduler needs the dask backend (backend="dask")')
-    if scheduler is not None:
-        scheduler = check_scheduler(scheduler)
-    if backend != "dask":
+    with get_backend(backend).open(jobs, scheduler, on_lost, scheduler_file, dashboard) as jobs:
         yield jobs
-        return
-    # A local cluster's workers are processes of this machine: planned as loky's.
-    workers = None if given or jobs is None else plan_jobs(jobs, "loky")
-    with (
-        _dask_logs_silenced(),
-        dask_client(scheduler, workers, on_lost=on_lost, scheduler_file=scheduler_file) as (
-            client,
-            threads,
-        ),
-    ):
-        link = dashboard_link(client)
-        if dashboard is not None and link is not None:
-            dashboard.append(link)
-        yield threads
 
 
 def scheduler_of(scheduler=None, scheduler_file=None):

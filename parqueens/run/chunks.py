@@ -17,7 +17,7 @@ import functools
 import itertools
 
 from ..search.method import search_specs
-from .backends import call_interruptibly, parallel, worker_failure
+from .backends import call_interruptibly, get_backend, parallel, worker_failure
 from .checkpoint_file import worker_name
 from .method import get_method, units_method, work_shares
 from .signals import start_workers
@@ -126,7 +126,8 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False, 
     """
     if not units:
         return
-    if backend == "dask":  # the workers load their kernels; the client runs none
+    runs_on = get_backend(backend)
+    if runs_on.cluster:  # the workers load their kernels; the client runs none
         yield from _dask_chunks(units, jobs, unique, nodes, then)
         return
     # In a helper thread: loading numba's cache runs through ctypes callbacks,
@@ -135,7 +136,7 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False, 
     call_interruptibly(warm_up, nodes, method.name)
     # Threads of this process stop at their next unit once the run ends
     # early (Ctrl-C, an error, the caller closing this generator).
-    stop = _stop_flag() if backend == "threads" else None
+    stop = _stop_flag() if runs_on.in_process else None
     try:
         if jobs == 1:
             # Smaller chunks in-process: Ctrl-C is answered between kernel calls.

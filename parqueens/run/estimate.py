@@ -11,7 +11,7 @@ progress bar.  Called through :meth:`parqueens.run.plan.CountPlan.estimate`.
 import time
 
 from ..names import ESTIMATE_DIGITS, UNITS_FROM
-from .backends import ClusterUnreachable, call_interruptibly, worker_failure
+from .backends import ClusterUnreachable, call_interruptibly, get_backend, worker_failure
 from .method import get_method
 
 __all__ = [
@@ -68,7 +68,7 @@ def estimate_split(
     from ..search.units import make_units, unit_masks
     from .chunks import search_specs, warm_up
 
-    if backend == "dask" and split.units:
+    if get_backend(backend).cluster and split.units:
         return _estimate_on_workers(split, build_seconds, probes, seed, asked_jobs)
     if not get_method(split.method).splits:  # the join: its cost model or a sample
         return _estimate_join(split, build_seconds, asked_jobs)

@@ -223,7 +223,8 @@ def _blocks(n, method, unique, fixed, jobs_asked, jobs, limit, split_depth, arra
     """:func:`iter_blocks` once its arguments are checked."""
     if fixed_conflict(fixed):
         return
-    if n < UNITS_FROM or small_serves(n, fixed, jobs=jobs_asked, split_depth=split_depth):
+    direct = jobs_asked in (None, 1) and small_serves(n, fixed, split_depth=split_depth)
+    if n < UNITS_FROM or direct:
         yield from _direct_blocks(n, fixed, unique, limit, arrays)
         return
     # Loading numba's cache runs through ctypes callbacks, which would

@@ -19,7 +19,7 @@ from ..checks import check_backend, check_part, fixed_conflict
 from ..methods import check_count, resolve_method, units_classified
 from ..names import METHODS, UNITS_FROM
 from ..search import small
-from .backends import call_interruptibly, plan_jobs
+from .backends import call_interruptibly, get_backend, plan_jobs
 from .method import get_method, work_shares
 
 __all__ = [
@@ -115,7 +115,7 @@ class CountPlan:
         # or numba's cache loader runs there would be swallowed or garbled.
         # Not for Dask: its workers run the kernels, and compiling them here
         # too (10 s on a cold cache) would only delay the run.
-        if self.backend != "dask":
+        if not get_backend(self.backend).cluster:
             call_interruptibly(warm_up, self.nodes, self.method)
         t = time.perf_counter()
         args = (self.n, self.method, self.jobs, self.split_depth, self.fixed, self.part)
@@ -285,15 +285,11 @@ def plan_run(
     common |= {"nodes": bool(nodes), "checkpoint": checkpoint}
     common |= {"asked_jobs": jobs, "asked_depth": split_depth}
     common["part"] = part = None if part is None else check_part(part)
-    if part is None and small.serves(
-        n,
-        fixed,
-        jobs=jobs,
-        method=method,
-        split_depth=split_depth,
-        nodes=nodes,
-        checkpoint=checkpoint,
-        backend=backend,
+    # nothing asked of the machinery: one job in this process, no checkpoint, no part
+    machinery = jobs not in (None, 1) or checkpoint is not None or part is not None
+    machinery = machinery or not get_backend(backend).in_process
+    if not machinery and small.serves(
+        n, fixed, method=method, split_depth=split_depth, nodes=nodes
     ):
         return CountPlan(
             **common, asked=method, method="plain", jobs=1, split_depth=None, direct=True
@@ -359,7 +355,7 @@ def _memory(checkpoint, n, method, jobs, backend, asked):
     (:func:`_short_of_memory`; not checked on a Dask cluster, whose workers'
     memory is their own).  Raises CheckpointError where the checkpoint's
     units of n are the join's, which d4 cannot go on with."""
-    if not get_method(method).needs_memory or backend == "dask":
+    if not get_method(method).needs_memory or get_backend(backend).cluster:
         return method, None
     short = _short_of_memory(n, method, jobs or 1, backend, asked=asked)
     if short is None:
@@ -489,7 +485,7 @@ def _short_of_memory(n, method, jobs, backend, asked):
 
     from ..io.space import format_bytes
 
-    threads, processes = (jobs, 1) if backend == "threads" else (1, jobs)
+    threads, processes = get_backend(backend).processes(jobs)
     need = processes * get_method(method).memory(n, threads)
     available = psutil.virtual_memory().available
     if need <= available:
@@ -525,7 +521,7 @@ def _jobs(jobs, backend, rows):
     try:
         return plan_jobs(jobs, backend, rows)
     except BackendError:
-        if backend != "dask":
+        if not get_backend(backend).cluster:
             raise
         return None
 

@@ -23,7 +23,7 @@ from ..methods import units_classified
 from ..names import ORBIT_SIZES, RECHECK_SHARE, SECONDS_DECIMALS
 from ..search import small
 from ..terminal import progress_bar
-from .backends import RunInterrupted, Terminated, WorkerDied
+from .backends import RunInterrupted, Terminated, WorkerDied, get_backend
 from .chunks import iter_chunks
 from .plan import plan_run
 from .store import CheckpointError, ResultMismatch, RunStore, forget_unit_hint
@@ -330,7 +330,7 @@ def run_plan(plan, *, progress=False, recheck=None, on_work=None, then=None, on_
         plan = plan.with_jobs(plan.asked_jobs)
     n, unique, checkpoint = plan.n, plan.unique, plan.checkpoint
     plan.claim(recheck)
-    if plan.backend == "dask":  # they load their kernels while the units are built here
+    if get_backend(plan.backend).cluster:  # they load their kernels while the units are built here
         from .chunks import warm_workers
 
         warm_workers(plan.nodes, plan.method)
@@ -549,7 +549,7 @@ def _feeder(plan):
     submitted its own (see :func:`run_plan`'s ``then``), or None: not on
     Dask, a small board, or a size the checkpoint holds units of (its run
     knows which are left, and rechecks some first)."""
-    if plan is None or plan.direct or plan.backend != "dask" or plan.jobs is None:
+    if plan is None or plan.direct or not get_backend(plan.backend).cluster or plan.jobs is None:
         return None
 
     def feed_it():

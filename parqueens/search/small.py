@@ -22,29 +22,14 @@ __all__ = ["DIRECT_N", "serves", "solutions", "fixed_rows", "canonical", "orbit_
 DIRECT_N = 10
 
 
-def serves(
-    n,
-    fixed=(),
-    *,
-    jobs=None,
-    method=None,
-    split_depth=None,
-    nodes=False,
-    checkpoint=None,
-    backend="threads",
-):
-    """Whether a run is answered by this module: a small board (at most
-    :data:`DIRECT_N` rows to search) and nothing asked of the machinery (all
-    other arguments at their defaults, ``jobs`` None or 1).  Arguments as
-    :func:`parqueens.run.runner.run_count` takes them, checked."""
-    plain = (
-        jobs in (None, 1)
-        and method is None
-        and split_depth is None
-        and not nodes
-        and checkpoint is None
-        and backend == "threads"
-    )
+def serves(n, fixed=(), *, method=None, split_depth=None, nodes=False):
+    """Whether a search of n is answered by this module: a small board (at
+    most :data:`DIRECT_N` rows to search) and nothing asked of the search
+    (no method named, no split depth, no node count).  Arguments as
+    :func:`parqueens.run.runner.run_count` takes them, checked; what the run
+    asks of its machinery (jobs, a checkpoint, a backend) the plan decides
+    (:func:`parqueens.run.plan.plan_run`)."""
+    plain = method is None and split_depth is None and not nodes
     return plain and n - len(fixed) <= DIRECT_N
 
 
