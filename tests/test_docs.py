@@ -322,3 +322,31 @@ def test_the_names_the_code_cites_exist():
                 missing.append(name)
     assert missing == []
     assert len(cited) >= 100  # the pattern finds them
+
+
+def test_no_prose_line_is_over_100_characters():
+    # docs/, README and CONTRIBUTING read as text too; tables, code blocks and
+    # pictures keep their own lines
+    long = []
+    for page in PAGES:
+        fence = False
+        for number, line in enumerate(page.read_text().splitlines(), 1):
+            if line.startswith("```"):
+                fence = not fence
+            elif not fence and not line.startswith(("|", "![")) and len(line) > 100:
+                long.append(f"{page.name}:{number}")
+    assert long == []
+
+
+def test_the_docs_say_nothing_of_how_the_work_was_organised():
+    # a manual, not a log of work: no sessions of work, no rounds of it ("this round's
+    # code"); a benchmark's rounds (interleaved runs) are measurements
+    pattern = re.compile(r"\bsessions?\b|\b(this|that|earlier) rounds?\b", re.I)
+    allowed = ("shell session", "sessionstart", "new_session")
+    found = [
+        f"{page.name}:{number}"
+        for page in PAGES
+        for number, line in enumerate(page.read_text().splitlines(), 1)
+        if pattern.search(line) and not any(word in line.lower() for word in allowed)
+    ]
+    assert found == []
