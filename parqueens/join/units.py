@@ -415,11 +415,8 @@ def join_memory(n, jobs=1):
         The process's base (numpy, numba, the kernels), the quadrant table,
         the role tables of the configurations held at once (one for even n;
         for odd n one per job plus one, each sized as the configuration that
-        keeps the most entries) and each thread's buffers.  Measured peaks,
-        1 and 2 jobs: n = 16: 153, 154 MB (estimated 161, 161); 17: 162,
-        166 (165, 172); 18: 209, 211 (217, 220); 19: 247, 296 to 308 (247,
-        288); 20, 2 jobs: 646 (666); 21, 2 jobs: 859 (1167, a bound: most
-        configurations keep fewer entries).  From n = 22 on, the tables of
+        keeps the most entries) and each thread's buffers (against measured
+        peaks: docs/performance.md, memory of the join).  From n = 22 on, the tables of
         the row sets each thread counts and its blocks of half-boards
         (:func:`parqueens.join.rowsets.rowset_memory`).
 
