@@ -35,7 +35,6 @@ __all__ = [
     "named_default",
     "join_serves",
     "resolve_method",
-    "units_classified",
     "min_depth",
     "check_count",
 ]
@@ -196,16 +195,6 @@ def _check_join(n, split_depth, nodes):
             "the join places no queens row by row: nodes=True counts a search's nodes "
             '(method="d4")'
         )
-
-
-def units_classified(method, n, unique):
-    """Whether the stored results of a count's work units serve a ``unique``
-    count (the symmetry classes): always with ``d4`` (its units record
-    them) and ``join`` (its classes come from Burnside's lemma, whatever its
-    units hold), with ``plain``/``mirror`` only when ``unique``; below n = 4
-    no unit has a solution to classify.  ``method`` as resolved
-    (:func:`resolve_method`)."""
-    return bool(unique) or method in ("d4", "join") or n < 4
 
 
 def min_depth(method, lexicographic=False):

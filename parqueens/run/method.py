@@ -11,7 +11,14 @@ from ..join.method import JOIN
 from ..methods import Method
 from ..search.method import D4, MIRROR, PLAIN
 
-__all__ = ["REGISTRY", "get_method", "find_method", "units_method", "work_shares"]
+__all__ = [
+    "REGISTRY",
+    "get_method",
+    "find_method",
+    "units_method",
+    "units_classified",
+    "work_shares",
+]
 
 #: The methods by name, in the order of :data:`parqueens.names.METHODS`.
 REGISTRY: dict[str, Method] = {m.name: m for m in (JOIN, D4, MIRROR, PLAIN)}
@@ -41,3 +48,13 @@ def work_shares(units):
 
         return np.zeros(0)
     return units_method(units).shares(units)
+
+
+def units_classified(method, n, unique):
+    """Whether the stored results of a count's work units serve a ``unique``
+    count (the symmetry classes): always where the method classifies (d4
+    records them; the join's come from Burnside's lemma, whatever its units
+    hold), else only when ``unique``; below n = 4 no unit has a solution to
+    classify.  ``method``: a name, as resolved
+    (:func:`parqueens.methods.resolve_method`)."""
+    return bool(unique) or get_method(method).classifies or n < 4

@@ -16,11 +16,11 @@ import time
 from dataclasses import dataclass, field
 
 from ..checks import check_backend, check_part, fixed_conflict
-from ..methods import check_count, resolve_method, units_classified
+from ..methods import check_count, resolve_method
 from ..names import METHODS, UNITS_FROM
 from ..search import small
 from .backends import call_interruptibly, get_backend, plan_jobs
-from .method import get_method, work_shares
+from .method import get_method, units_classified, work_shares
 
 __all__ = [
     "ESTIMATED_FROM",

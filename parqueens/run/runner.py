@@ -19,12 +19,12 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ..checks import check_recheck, check_share, fixed_conflict
-from ..methods import units_classified
 from ..names import ORBIT_SIZES, RECHECK_SHARE, SECONDS_DECIMALS
 from ..search import small
 from ..terminal import progress_bar
 from .backends import RunInterrupted, Terminated, WorkerDied, get_backend
 from .chunks import iter_chunks
+from .method import units_classified
 from .plan import plan_run
 from .store import CheckpointError, ResultMismatch, RunStore, forget_unit_hint
 from .tally import Tally, UnitResult, classes, fixed_by_turns
