@@ -2,7 +2,12 @@
 
 Plain Python with no imports, so that ``parqueens --help``, ``--version`` and
 every usage error answer without loading numba, numpy or joblib.  Each fact
-lives here once; the modules that act on it import it from here.
+lives here once; the modules that act on it import it from here.  A
+threshold that one layer alone decides lives in that layer, once: the join's
+(:data:`parqueens.join.rowsets.ROWSET_MIN_N`, read through
+:mod:`parqueens.join.method`), the small boards'
+(:data:`parqueens.search.small.DIRECT_N`), the backends'
+(:data:`parqueens.run.backends.SMALL_N`).
 """
 
 __all__ = [
