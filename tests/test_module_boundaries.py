@@ -251,3 +251,28 @@ def test_no_module_imports_private_names_of_another():
     )
     assert unexpected == []
     assert sorted(KNOWN - set(made)) == []  # fixed: drop it from KNOWN
+
+
+def test_no_method_or_backend_name_compared_outside_its_own_package():
+    # The method and the backend are objects (parqueens.methods.Method,
+    # parqueens.run.backends.Backend): the run asks them, it does not test
+    # their names (`method == "join"`, `backend != "dask"`).
+    from parqueens.names import BACKENDS, METHODS
+
+    names = set(METHODS) | set(BACKENDS)
+    own = ("parqueens.methods", "parqueens.search", "parqueens.join", "parqueens.run.backends")
+
+    def named(node):
+        if isinstance(node, ast.Constant):
+            return node.value in names
+        return isinstance(node, ast.Tuple | ast.List | ast.Set) and any(map(named, node.elts))
+
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        if module.startswith(own):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare) and any(map(named, [node.left, *node.comparators])):
+                found.append(f"{module}:{node.lineno}")
+    assert found == []
