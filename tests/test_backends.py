@@ -22,15 +22,15 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from parqueens.run import backends, signals  # noqa: E402
+from parqueens.run import cluster as run_cluster  # noqa: E402
+from parqueens.run import signals  # noqa: E402
 from parqueens.run.backends import (  # noqa: E402
     BackendError,
     ClusterLost,
-    _watch_workers,
-    _WorkersWatch,
     dask_client,
     worker_failure,
 )
+from parqueens.run.cluster import _watch_workers, _WorkersWatch  # noqa: E402
 from parqueens.run.runner import run_count  # noqa: E402
 from parqueens.run.store import RunStore  # noqa: E402
 
@@ -278,8 +278,8 @@ def test_a_local_cluster_of_its_own_is_quiet_ignores_ctrl_c_and_ends_its_tasks(c
         # as the close begins, which would cancel them
         ends.extend(state.status for state in client.futures.values())
 
-    let_end = backends._let_tasks_end
-    monkeypatch.setattr(backends, "_let_tasks_end", let_tasks_end)
+    let_end = run_cluster._let_tasks_end
+    monkeypatch.setattr(run_cluster, "_let_tasks_end", let_tasks_end)
     capfd.readouterr()
     with dask_client(n_workers=1) as (client, threads):
         (pid,) = client.run(os.getpid).values()
@@ -312,8 +312,8 @@ def test_a_ctrl_c_while_a_local_cluster_starts_is_answered_once_it_has_started(m
         started.append(real(*args))
         return started[-1]
 
-    real = backends._start_client
-    monkeypatch.setattr(backends, "_start_client", start_client)
+    real = run_cluster._start_client
+    monkeypatch.setattr(run_cluster, "_start_client", start_client)
     with pytest.raises(KeyboardInterrupt):
         with dask_client(n_workers=1):
             pytest.fail("the Ctrl-C is raised before the block")
@@ -460,7 +460,7 @@ def test_scheduler_without_workers(cli, monkeypatch):
     """A scheduler without workers: the run says it waits (WORKER_WAIT,
     lowered here), then stops in one line with exit 3 (the cluster is not
     there), as for an unreachable scheduler."""
-    monkeypatch.setattr(backends, "WORKER_WAIT", 0.5)
+    monkeypatch.setattr(run_cluster, "WORKER_WAIT", 0.5)
     with distributed.LocalCluster(
         n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None
     ) as cluster:
@@ -482,9 +482,9 @@ def test_every_worker_gone_mid_run(cli, tmp_path, monkeypatch):
     that it waits (WORKER_WAIT, after CLUSTER_SETTLE: lowered here), then
     stops with exit 3, the run's unfinished units and the command to
     resume, the finished units kept."""
-    monkeypatch.setattr(backends, "CLUSTER_SETTLE", 0.3)
-    monkeypatch.setattr(backends, "WORKER_WAIT", 0.5)
-    monkeypatch.setattr(backends, "WATCH_EVERY", 0.1)
+    monkeypatch.setattr(run_cluster, "CLUSTER_SETTLE", 0.3)
+    monkeypatch.setattr(run_cluster, "WORKER_WAIT", 0.5)
+    monkeypatch.setattr(run_cluster, "WATCH_EVERY", 0.1)
     ck = tmp_path / "empty.sqlite"
     # A worker of this process (started at once), with two threads (joblib
     # runs a cluster of one thread in the caller).
@@ -557,7 +557,7 @@ def test_watch_reports_what_lasts():
 def test_cancelled_for_no_worker_is_reported_as_such():
     # The watch cancels a run's tasks with its reason and message (Dask's
     # FutureCancelledError carries them): a lost cluster, exit 3, in its words.
-    exc = distributed.client.FutureCancelledError("k", backends._NO_WORKER, "none for 60 s")
+    exc = distributed.client.FutureCancelledError("k", run_cluster.NO_WORKER_LEFT, "none for 60 s")
     lost = worker_failure(exc, ["d4/18/8.1", "d4/18/8.2"])
     assert isinstance(lost, ClusterLost)
     assert str(lost) == "none for 60 s; 2 units unfinished (d4/18/8.1, d4/18/8.2)"

@@ -46,6 +46,7 @@ RUN_ORDER = [
     "checkpoint_file",
     "store",
     "signals",
+    "cluster",
     "backends",
     "tally",
     "chunks",

@@ -11,6 +11,8 @@ this list, never one below):
   (:class:`~.store.RunStore`, :class:`~.store.CheckpointError`);
 - :mod:`.signals`: signals around the processes a run starts (loky's
   workers, a local Dask cluster's start and close);
+- :mod:`.cluster`: the Dask cluster of a run (its client, reached or
+  started, its workers set up and watched);
 - :mod:`.backends`: where units run and on how many jobs, a run's
   interrupts, lost workers, the Dask client;
 - :mod:`.tally`: the exact merge of units' results into counts and classes;

@@ -75,7 +75,7 @@ def signals_held():
     inherit the blocked mask, and so do the processes they start (across
     exec): a local Dask cluster starts its workers from its own new threads,
     and a worker still importing would print the ``KeyboardInterrupt`` of
-    the terminal's Ctrl-C (the process group's) before :func:`parqueens.run.backends.dask_setup`
+    the terminal's Ctrl-C (the process group's) before :func:`parqueens.run.cluster.dask_setup`
     makes it ignore it.  Elsewhere (signals go to the main thread) a no-op.
     """
     if threading.current_thread() is not threading.main_thread():
