@@ -280,10 +280,10 @@ def check_part(part):
     ``K``, ``1 <= I <= K``; returns ``(I, K)`` (ints).  Raises ValueError
     (TypeError for another type)."""
     if isinstance(part, str):
-        head, sep, tail = part.partition("/")
-        if not sep or not head.strip().isdigit() or not tail.strip().isdigit():
+        match = re.fullmatch(r"([0-9]+)/([0-9]+)", part)
+        if not match:
             raise ValueError(f"part must be I/K, part I of K (such as 2/8), got {part!r}")
-        part = (int(head), int(tail))
+        part = (int(match[1]), int(match[2]))
     if not isinstance(part, (tuple, list)) or len(part) != 2:
         raise TypeError(f"part must be I/K or a pair (I, K), got {part!r}")
     i, k = (check_int(x, "part") for x in part)

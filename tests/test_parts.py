@@ -77,6 +77,8 @@ def parts(tmp_path_factory):
     for name, n, i, k in (("a", 13, 1, 3), ("b", 13, 2, 3), ("c", 13, 3, 3), ("x", 12, 3, 3)):
         paths[name] = folder / f"{name}.db"
         run_count(n, part=(i, k), checkpoint=paths[name])
+    paths["d4"] = folder / "d4.db"
+    run_count(13, part=(3, 3), method="d4", split_depth=3, checkpoint=paths["d4"])
     run_count(13, checkpoint=folder / "whole.db")
     paths["whole"] = folder / "whole.db"
     return folder, paths
@@ -88,6 +90,7 @@ def parts(tmp_path_factory):
         (("a", "b"), r"1 of the 3 parts missing \(part 3 of 3\)"),
         (("a", "b", "b", "c"), r"b.db and .*b.db are both part 2/3"),
         (("a", "b", "x"), r"parts of different counts \(board size: 12 and 13\)"),
+        (("a", "b", "d4"), r"parts of different counts \(method: d4 and join\)"),
         (("a", "b", "whole"), r"whole.db is not a part of a count"),
     ],
 )
@@ -117,10 +120,51 @@ def test_merge_refuses_an_unfinished_part_and_an_existing_file(parts, tmp_path):
 
 def test_a_parts_checkpoint_is_that_parts_alone(parts):
     _, paths = parts
-    with pytest.raises(CheckpointError, match=r"part: \[1, 3\] there, \[2, 3\] now"):
+    with pytest.raises(CheckpointError, match=r"part: 1/3 there, 2/3 now"):
         run_count(13, part=(2, 3), checkpoint=paths["a"])
-    with pytest.raises(CheckpointError, match=r"part: \[1, 3\] there, None now"):
+    with pytest.raises(CheckpointError, match=r"part: 1/3 there, none \(the whole count\) now"):
         run_count(13, checkpoint=paths["a"])
+
+
+def test_a_part_refused_for_its_units_makes_no_checkpoint(cli, tmp_path):
+    path = tmp_path / "z.db"
+    with pytest.raises(ValueError, match="too few for 1,000,000 parts"):
+        run_count(12, part=(1, 10**6), checkpoint=path)
+    r = cli("count", 12, "--part", "53/53", "--checkpoint", path)
+    assert r.returncode == 2 and "52 work units, too few for 53 parts" in r.stderr
+    assert not path.exists()
+    for bad in ("1/\u0662", " 1/2", "1/2/3"):  # ASCII digits only, as for a board size
+        assert cli("count", 12, "--part", bad.encode().decode("unicode_escape")).returncode == 2
+
+
+def test_merge_writes_its_file_whole_or_not_at_all(parts, tmp_path, monkeypatch):
+    import parqueens.run.runner as runner
+
+    _, paths = parts
+    three = [paths["a"], paths["b"], paths["c"]]
+    out = tmp_path / "out.db"
+    with pytest.raises(ValueError, match="recheck"):
+        merge_parts(three, out, recheck=2)
+    with pytest.raises(TypeError, match="a list"):
+        merge_parts(paths["a"], out)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_count", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        merge_parts(three, out)
+    assert sorted(os.listdir(tmp_path)) == []  # neither the file nor a temporary one
+    monkeypatch.undo()
+    assert merge_parts([os.fsencode(p) for p in three], out).total == A000170[13]
+
+
+def test_parts_counted_with_and_without_unique_merge_for_the_join(tmp_path):
+    paths = [tmp_path / "u1.db", tmp_path / "u2.db"]
+    run_count(14, part=(1, 2), unique=True, checkpoint=paths[0])
+    run_count(14, part=(2, 2), checkpoint=paths[1])
+    merged = merge_parts(paths, tmp_path / "all.db")
+    assert merged.total == A000170[14] and merged.fundamental is None
 
 
 def test_cli_count_in_parts_then_merge(cli, tmp_path):

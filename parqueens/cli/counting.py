@@ -253,7 +253,9 @@ def _jobs(k):
 def estimate_text(plan):
     """The sentence of a plan's estimate."""
     e = plan.estimate()
-    head = f"estimate for n = {plan.n}: about {format_seconds(e['seconds'])} on {_jobs(e['jobs'])}"
+    part = " (part {}/{} of its units)".format(*plan.part) if plan.part else ""
+    about = f"about {format_seconds(e['seconds'])} on {_jobs(e['jobs'])}"
+    head = f"estimate for n = {plan.n}{part}: {about}"
     if not e["units"]:
         return f"{head} (a small board, solved at once without work units)"
     more = ""
@@ -296,6 +298,7 @@ def print_estimate(args, plan):
         print(
             json.dumps(
                 {"n": plan.n, "estimate_seconds": e["seconds"]}
+                | ({"part": list(plan.part)} if plan.part else {})
                 | {k: e[k] for k in keys}
                 | {"nodes_per_second": e["rate"]}
                 | {k: e[k] for k in sampled if k in e}
@@ -373,6 +376,7 @@ def cmd_count(args):
                 print_estimate(args, plan)
                 return ExitStatus.OK
             guard(args, f"n = {plan.n}", [plan])
+            plan.check_part()
             [plan], store = _with_new_store(args, [plan], store)
             plan = plan if jobs == args.jobs else plan.with_jobs(jobs)
             _claim(args, [plan])
@@ -422,7 +426,11 @@ def _print_count(args, result):
             args,
             f"part {i}/{k} of n = {result.n}: its share of the count"
             + (", without classes" if args.unique else "")
-            + "; parqueens merge makes the whole count of the K parts' checkpoints",
+            + (
+                "; parqueens merge makes the whole count of the K parts' checkpoints"
+                if args.checkpoint
+                else "; not stored: give --checkpoint FILE to keep it for parqueens merge"
+            ),
         )
     if args.verify:
         from .. import oeis
@@ -460,7 +468,6 @@ def print_merged(args, result):
     for key in ("verify", "nodes", "fixed", "one_based", "checkpoint"):
         setattr(args, key, None if key in ("fixed", "checkpoint") else False)
     args.checkpoint, args.unique = args.out, result.orbits is not None
-    result.resumed = 0  # all of it read back, which is what merging is
     return _print_count(args, result)
 
 

@@ -222,6 +222,8 @@ def _shown(key, value):
     from 0, as stored (``none`` for none)."""
     if key == "fixed":
         return ",".join(f"{r}:{c}" for r, c in value or ()) + " (from 0)" if value else "none"
+    if key == "part":
+        return "{}/{}".format(*value) if value else "none (the whole count)"
     return repr(value)
 
 

@@ -12,8 +12,12 @@ total, and the classes by Burnside's lemma (the join) or from the units'
 classes (a search with ``unique``), checked as a run's end checks them.
 """
 
+import contextlib
 import os
 
+from ..checks import check_share
+from ..tempfiles import temp_prefix
+from .checkpoint_file import check_name
 from .plan import part_units, run_identity, split_count
 from .store import CheckpointError, RunStore
 
@@ -30,7 +34,8 @@ def merge_parts(paths, out, *, recheck=0.0):
         ``count N --part I/K --checkpoint FILE`` (or ``run_count(...,
         part=(I, K), checkpoint=FILE)``) and finished.
     out : str or os.PathLike
-        The checkpoint to write: a new file (or an empty one).
+        The checkpoint to write: a new file (or an empty one), which appears
+        complete or not at all (made aside and published at the end).
     recheck : float
         The share of the merged units searched again before the count is
         answered (:func:`parqueens.run.runner.run_count`'s ``recheck``; 0:
@@ -44,16 +49,22 @@ def merge_parts(paths, out, *, recheck=0.0):
 
     Raises
     ------
+    TypeError, ValueError
+        ``paths`` a single path rather than a list of them, ``recheck`` not
+        a share.
     parqueens.run.store.CheckpointError
         A file that is not a finished part of a count, parts of different
         counts, a part missing or given twice, units not those of their
         part, ``out`` already holding something; nothing is written then.
     """
-    from .runner import run_count
-
-    paths = [os.fspath(p) for p in paths]
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        raise TypeError("merge_parts takes a list of the parts' checkpoint paths, got one path")
+    recheck = check_share(recheck, "recheck")
+    paths = [os.fsdecode(p) for p in paths]
+    out = os.fsdecode(out)
     if not paths:
         raise CheckpointError("merge needs the checkpoints of the parts")
+    check_name(out, writing=True)
     parts = [_read_part(p) for p in paths]
     n, identity, depth, k = _same_count(parts)
     _check_parts(parts, k)
@@ -67,12 +78,39 @@ def merge_parts(paths, out, *, recheck=0.0):
                 f"({extra:,} foreign, {len(mine - set(part['units'])):,} missing): it was "
                 f"planned otherwise; count that part again into a new file"
             )
-    if os.path.exists(out) and os.path.getsize(out) > 0:
+    _check_new(out)
+    folder, name = os.path.split(os.path.abspath(out))
+    temp = os.path.join(folder, temp_prefix(name) + f"{os.urandom(4).hex()}.merging")
+    try:
+        result = _write(temp, parts, n, identity, depth, whole, recheck)
+        _check_new(out)
+        if os.path.exists(out):  # an empty file, as a count takes one
+            os.replace(temp, out)
+        else:
+            try:
+                os.link(temp, out)  # never replaces a file another run made meanwhile
+            except FileExistsError:
+                raise CheckpointError(f"{out} already exists; merge into a new file") from None
+    finally:
+        for leftover in (temp, temp + "-wal", temp + "-shm", temp + "-journal"):
+            with contextlib.suppress(OSError):
+                os.remove(leftover)
+    return result
+
+
+def _check_new(out):
+    if os.path.exists(out) and (not os.path.isfile(out) or os.path.getsize(out) > 0):
         raise CheckpointError(f"{out} already exists; merge into a new file")
+
+
+def _write(path, parts, n, identity, depth, whole, recheck):
+    """The merged checkpoint written at ``path`` and its count made."""
+    from .runner import run_count
+
     fixed = [tuple(q) for q in identity["fixed"]]
     ident = run_identity(identity["method"], identity["unique"], fixed)
     params = {"command": "merge", "n": [n], **ident}
-    with RunStore(out, params) as store:
+    with RunStore(path, params) as store:
         store.claim(ident, (n, whole.method))
         store.begin_run(n, depth, len(whole.units), parts[0]["classified"], whole.method)
         for part in parts:
@@ -108,8 +146,9 @@ def _read_part(path):
         if not size["finished"] or size["units_done"] < size["units_total"]:
             raise CheckpointError(
                 f"{path}: part {part[0]}/{part[1]} of n = {size['n']} is not finished "
-                f"({size['units_done']:,} of {size['units_total']:,} units); resume it "
-                f"(count {size['n']} --part {part[0]}/{part[1]} --checkpoint {path})"
+                f"({size['units_done']:,} of {size['units_total']:,} units); resume it: run "
+                f"the count that made it again, with the same options (parqueens count "
+                f"{size['n']} --part {part[0]}/{part[1]} --checkpoint {path} ...)"
             )
         return {
             "path": path,
@@ -136,21 +175,40 @@ def _same_count(parts):
     for part in parts[1:]:
         for key, what in (
             ("n", "board size"),
-            ("identity", "count"),
+            ("method", "method"),
+            ("fixed", "fixed queens"),
+            ("classified", "the units' classes kept"),
             ("depth", "split depth"),
             ("version", "parqueens version"),
         ):
-            if part[key] != first[key]:
+            mine, theirs = _value(part, key), _value(first, key)
+            if mine != theirs:
                 raise CheckpointError(
                     f"{part['path']} and {first['path']} are parts of different counts "
-                    f"({what}: {part[key]} and {first[key]})"
+                    f"({what}: {_text(mine)} and {_text(theirs)})"
                 )
         if part["part"][1] != first["part"][1]:
             raise CheckpointError(
                 f"{part['path']} is part {_pi(part)}, {first['path']} part {_pi(first)}: "
                 f"parts of one count are all of the same K"
             )
-    return first["n"], first["identity"], first["depth"], first["part"][1]
+    # The classes where every part was counted for them (a join's come from
+    # the total at the end, whatever its parts were asked).
+    identity = dict(first["identity"], unique=all(p["identity"]["unique"] for p in parts))
+    return first["n"], identity, first["depth"], first["part"][1]
+
+
+def _value(part, key):
+    return part["identity"].get(key) if key in ("method", "fixed") else part[key]
+
+
+def _text(value):
+    """A value as a message shows it: fixed queens as ROW:COL from 0."""
+    if isinstance(value, list):
+        return ",".join(f"{r}:{c}" for r, c in value) + " (from 0)" if value else "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _check_parts(parts, k):

@@ -156,7 +156,7 @@ class CountPlan:
         Returns a new :class:`CountPlan` (this one if ``store`` is None)."""
         if store is None:
             return self
-        return plan_run(
+        plan = plan_run(
             self.n,
             unique=self.unique,
             method=self.asked,
@@ -168,6 +168,22 @@ class CountPlan:
             nodes=self.nodes,
             part=self.part,
         )
+        built = self.__dict__.get("split")
+        same = (self.method, self.split_depth, self.jobs) == (
+            plan.method,
+            plan.split_depth,
+            plan.jobs,
+        )
+        if built is not None and same:  # the units built already (a part's, checked)
+            plan.__dict__["split"], plan.build_seconds = built, self.build_seconds
+        return plan
+
+    def check_part(self):
+        """For a count of a part: build the units now (:attr:`split`), so
+        that a part past the number of units is refused (ValueError) before
+        any checkpoint is made; nothing for a whole count."""
+        if self.part is not None and not self.direct:
+            self.split  # noqa: B018 (built for its check, kept for the run)
 
     def with_jobs(self, jobs):
         """This count planned for ``jobs`` (a Dask cluster's threads, known

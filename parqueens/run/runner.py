@@ -268,6 +268,7 @@ def run_count(
         nodes=nodes,
         part=part,
     )
+    plan.check_part()
     store = _open_checkpoint(checkpoint, plan.n, plan.identity)
     try:
         return run_plan(plan.with_checkpoint(store), progress=progress, recheck=recheck)
