@@ -201,7 +201,7 @@ def test_an_estimate_on_dask_comes_from_its_workers(address, monkeypatch):
     from parqueens.run import estimate
     from parqueens.run.plan import plan_run
 
-    monkeypatch.setattr(units, "_speed", lambda: pytest.fail("measured in the client"))
+    monkeypatch.setattr(units, "_measured", lambda *a: pytest.fail("measured in the client"))
     with dask_client(address) as (client, threads):
         e = plan_run(14, backend="dask").with_jobs(threads).estimate()
     assert (e["method"], e["jobs"], e["units"]) == ("join", 2, 107)

@@ -194,11 +194,17 @@ def test_memory_estimate_grows_and_fits_the_bound():
         join_memory(18, jobs=0)
 
 
-def test_time_estimate():
+def test_time_estimate(monkeypatch):
+    import parqueens.join.units as join_units_module
+
     units = join_units(14)
+    monkeypatch.setattr(join_units_module, "_free_cores", lambda: 2.0)
     one = join_estimate(14, 1, units)
     assert 0 < join_estimate(14, 2, units) < one < 10
     assert join_estimate(14) > one  # the plan made and timed too
+    # two jobs on a machine whose other core is busy share one core
+    monkeypatch.setattr(join_units_module, "_free_cores", lambda: 1.0)
+    assert join_estimate(14, 2, units) == one
 
 
 def test_the_package_names_what_its_units_module_exports():

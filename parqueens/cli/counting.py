@@ -278,7 +278,7 @@ def estimate_text(plan):
     if not get_method(e["method"]).splits:  # the join: its cost model
         return (
             f"{head} (the join's cost model of its {e['units']:,} units, scaled by the "
-            f"speed of what counts it, measured on n = 16's largest units{more})"
+            f"speed of what counts it, measured on units of n = {plan.n}{more})"
         )
     return (
         f"{head} ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "

@@ -452,13 +452,6 @@ def join_memory(n, jobs=1):
 _BUFFER_WORDS = PAD_WORDS + TABLE_WORDS + 2**14
 
 
-#: Seconds of the reference machine per quadrant placement: to build the
-#: table (its backtracker, both passes), and per configuration to build its
-#: role tables.
-_COST_TABLE = 2.2e-7
-_COST_ROLES = 2.5e-8
-
-
 def join_estimate(n, jobs=1, units=None):
     """Estimated wall-clock seconds of a join count, in this process.
 
@@ -476,14 +469,13 @@ def join_estimate(n, jobs=1, units=None):
     -------
     float
         The plan (timed, when ``units`` is None: it is made here), the
-        set-up (quadrant table, role tables) and the units' work shared by
-        the jobs (at least the largest unit), in this machine's seconds: the
-        set-up and the units' work are estimated in seconds of the reference
-        machine, scaled by a speed measured here once per process (the
-        largest units of n = 16, three times, about 0.1 s).  Against
-        in-process times (start-up excluded) on the shared 2-vCPU machine:
-        1 job n = 16..19 +22 %, -7 %, 0 %, +6 %; 2 jobs n = 18, 19 -3 %,
-        +2 % (at n = 16, 17 two jobs gain little: -40 %, -50 %).  From
+        set-up (quadrant table, role tables: made here, timed, and found
+        made by a count in this process) and the units' work shared by the
+        jobs (at least the largest unit; up to this machine's cores, no more
+        jobs than the cores other work leaves free, :func:`_free_cores`), in
+        this machine's seconds:
+        the cost model of the units scaled by this thread's speed measured
+        on units of n itself, about half a second (:func:`_measured`).  From
         n = 22 on, measured: see :func:`join_sampled_estimate`.
 
     Raises
@@ -502,12 +494,12 @@ def join_estimate(n, jobs=1, units=None):
         units = join_units(n)
         planning = time.perf_counter() - start
     units, _ = _check_units(n, units, empty=False)
-    h = n // 2
-    placements = _PLACEMENTS[h][0]
-    setup = _COST_TABLE * placements + _COST_ROLES * placements * len(configs(n))
+    setup, speed = _measured(n, tuple(units))
     work = sum(u.work for u in units)
     largest = max((u.work for u in units), default=0.0)
-    return planning + _speed() * (setup + max(work / jobs, largest))
+    # jobs past this machine's cores are cores like these elsewhere, all free
+    here = jobs if jobs > (os.cpu_count() or 1) else min(jobs, _free_cores())
+    return planning + setup + speed * max(work / here, largest)
 
 
 def join_sampled_estimate(n, jobs=1, units=None, seconds=None, stop=None):
@@ -573,19 +565,64 @@ def join_sampled_estimate(n, jobs=1, units=None, seconds=None, stop=None):
     }
 
 
-@functools.cache
-def _speed():
-    """This machine's seconds per second of the reference machine: the
-    largest units of n = 16 timed in this thread against their estimate
-    (the fastest of three runs, as a neighbour's load only slows)."""
-    units = join_units(16)[:24]
-    count_join_units(16, units[:1])  # the kernels loaded, the tables built
-    spent = []
-    for _ in range(3):
+def _free_cores():
+    """The cores that other work leaves free now (at least 1): the idle
+    shares of every core over a fifth of a second.  A count's jobs share
+    what is free (on a machine whose other core is busy, two jobs ran
+    1.35 cores' worth)."""
+    import psutil
+
+    busy = psutil.cpu_percent(interval=0.2, percpu=True)
+    return max(1.0, sum(100.0 - b for b in busy) / 100.0)
+
+
+#: Seconds an estimate below n = 22 counts units of the size for their
+#: speed (at least one batch), in batches of this many units, drawn alike.
+SPEED_SECONDS = 0.5
+SPEED_BATCH = 32
+
+
+@functools.lru_cache(maxsize=4)
+def _measured(n, units):
+    """``(setup, speed)`` of a count of ``units`` (a tuple) of board size n
+    here: the seconds of its set-up and this thread's wall seconds per unit
+    of the cost model, both measured on units of n itself for
+    :data:`SPEED_SECONDS`.  Configurations are drawn in proportion to their
+    modelled work; each one's cheapest unit is counted first (its role
+    tables made: a count makes them once a configuration, in plan order),
+    then up to :data:`SPEED_BATCH` of its units drawn alike, in one call as
+    a count's chunks run them.  The set-up: the quadrant table (made by the
+    first unit) and the role tables' mean time for every configuration.
+    The cost model's unit is not a fixed time from one size to the next:
+    scaled by n = 16's units alone, n = 20 was estimated at 2.4 times its
+    time."""
+    configs_of = {}
+    for u in units:
+        configs_of.setdefault(u.config, []).append(u)
+    groups = list(configs_of.values())
+    weight = np.array([sum(u.work for u in g) for g in groups])
+    rng = np.random.default_rng(1)
+    start = time.thread_time()
+    count_join_units(n, [min(units, key=lambda u: u.work)])  # the kernels, the quadrant table
+    table = time.thread_time() - start
+    roles, spent, done = [], 0.0, 0.0
+    began = time.perf_counter()
+    while not roles or time.perf_counter() - began < SPEED_SECONDS:
+        group = groups[int(rng.choice(len(groups), p=weight / weight.sum()))]
         start = time.thread_time()
-        count_join_units(16, units)
-        spent.append(time.thread_time() - start)
-    return max(min(spent) / sum(u.work for u in units), 0.05)
+        count_join_units(n, [min(group, key=lambda u: u.work)])
+        roles.append(time.thread_time() - start)
+        picks = rng.choice(len(group), size=min(SPEED_BATCH, len(group)), replace=False)
+        batch = [group[int(i)] for i in picks]
+        # wall time: a machine busy with other work gives the count less
+        start = time.perf_counter()
+        count_join_units(n, batch)
+        spent += time.perf_counter() - start
+        done += sum(u.work for u in batch)
+        if len(roles) >= 4 * len(groups):
+            break
+    setup = table + float(np.mean(roles)) * len(groups)
+    return setup, spent / done if done > 0 else 0.0
 
 
 __all__ = [

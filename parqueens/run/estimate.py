@@ -100,9 +100,9 @@ def estimate_split(
 
 def _estimate_join(split, build_seconds, asked_jobs=None):
     """:func:`estimate_split` for the join: up to n = 21 its set-up and the
-    cost model of its units (:attr:`parqueens.join.JoinUnit.work`, seconds of
-    a reference machine) scaled by this machine's speed, measured on n = 16
-    (about 0.1 s), plus the time its units took to plan
+    cost model of its units (:attr:`parqueens.join.JoinUnit.work`) scaled by
+    this machine's speed, measured on units of n (about half a second), on
+    the cores other work leaves free, plus the time its units took to plan
     (:func:`parqueens.join.join_estimate`); from n = 22 on, a sample of its
     row sets counted here for a few seconds
     (:func:`parqueens.join.join_sampled_estimate`), which adds ``low``,
