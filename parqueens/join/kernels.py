@@ -328,7 +328,7 @@ def _join_scalar(out, cnt, ax, wx, ab, word, y0, y1):
 def _join_vector(out, cnt, ax, wx, ab, word, y0, y1):
     """:func:`_join_scalar` on 8 entries at once (AVX-512's compress: the
     words kept packed by one instruction; n = 22's half-boards made 2.6
-    times faster, 2026-12-06), the last ``< 8`` one by one.  It writes up
+    times faster), the last ``< 8`` one by one.  It writes up
     to ``out[cnt + y1 - y0 - 1]``, as the scalar loop may.  Inlined (as
     :func:`_join_scalar`): a call per row cost what the vectors saved."""
     va = wsplat(ax)

@@ -62,7 +62,7 @@ _GS = LANES.bit_length() - 1
 _GP = 64 * LANES
 #: Chunks of 7 word bits, 128 values each (5 chunks for the 29 to 35 bits
 #: below the key of n = 20 to 24: 1.2 times faster than Kluev's chunks of
-#: 5 bits, which need 7, measured 2026-12-06 on the Xeon; 6 bits, 6
+#: 5 bits, which need 7; 6 bits, 6
 #: chunks, gained half as much, 8 bits lost to the tables' size).  At most
 #: 8 chunks: 56 >= 52 real bits at n = 28.
 CHUNK_BITS = 7
@@ -72,7 +72,7 @@ CHUNKS_MAX = 8
 _CSZ = _NV * _GW
 #: Chunks of 5 bits (Kluev's, 32 values) where the other side is small: a
 #: group's tables then serve few visits (n = 18 and 19 were 10 to 25 %
-#: slower with chunks of 7 bits alone, measured 2026-12-06); the words of
+#: slower with chunks of 7 bits alone); the words of
 #: at most 40 real bits below the key (8 chunks).
 NARROW_BITS = 5
 WIDE_WORDS = 1 << 13
@@ -86,8 +86,8 @@ TABLE_WORDS = _WINDOW * CHUNKS_MAX * _CSZ
 #: last window reads up to a group past its words (masked out, never written).
 PAD_WORDS = _GP + 1
 #: Most key bits of the sieve: 12 where a row set has the words to fill
-#: its buckets (n >= 24: 2 times faster than 8, measured 2026-12-05 on the
-#: same row sets; the cost model keeps n = 22 near 8).
+#: its buckets (n >= 24: 2 times faster than 8 on the same row sets; the
+#: cost model keeps n = 22 near 8).
 KMAX = 12
 #: Cost of building one group's tables, and of sorting one word into its
 #: bucket, in west-word visits (measured: a group's tables take 0.6 us, a
@@ -285,8 +285,7 @@ def _match_run(tab, offs, masks, k0, items, i0, i1, ng, chunks, width):
     n = 20 to 25, whose words have 28 to 35 bits below their key), 6 or 7
     chunks of 5 bits (small row sets of n = 16 to 21).  The groups and
     chunks known when the loop is compiled make a word's visit of one
-    group 1.8 times faster, of two 1.5 times (measured 2026-12-06 on the
-    Xeon, chunks of 5 bits).  Other shapes (n = 26 to 28's 6 chunks of 7
+    group 1.8 times faster, of two 1.5 times (chunks of 5 bits).  Other shapes (n = 26 to 28's 6 chunks of 7
     bits) share one loop: each shape compiled apart adds about 0.6 s to
     the first compile."""
     if width == 7 and chunks == 5:
@@ -621,7 +620,7 @@ def count_sides(P, n_p, Q, qb, weights, real, ws, sub=1):
     west class with more words than the east side is matched on its own,
     its words as the tables and the east words streaming by; the other
     classes together as :func:`count_pairs` does.  The same count, for
-    less time (measured at n = 22, 2026-12-05: 1.27 times less matching):
+    less time (n = 22: 1.27 times less matching):
     the larger side fills the sieve's buckets, and its groups are loaded
     once for more words.  ``Q`` needs room for ``PAD_WORDS`` after ``qb[4]``
     (a class made into tables reads past its end); neither side is
@@ -665,7 +664,7 @@ def _aligned(size):
     """``size`` uint64 words from a 64-byte boundary.  numba aligns arrays to
     32 bytes only, and a vector of 8 words read across two cache lines costs
     two loads: the visits of a group whose tables started mid-line took 1.7
-    to 2 times longer (n = 22's row sets, 2026-12-06)."""
+    to 2 times longer (n = 22's row sets)."""
     raw = np.empty(size + 8, np.uint64)
     skip = ((64 - (raw.ctypes.data & 63)) & 63) >> 3
     return raw[skip : skip + size]

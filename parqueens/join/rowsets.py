@@ -73,8 +73,8 @@ TABLE_DRAWS = 48
 _WHOLE_SECONDS = 0.3
 #: Nanoseconds of this project's 2-vCPU machine per unit of the cost model,
 #: by board size: the sampled estimates' core-seconds over the plan's
-#: modelled work (2026-12-07; n = 22's whole count agrees: 3,140 CPU-s for
-#: 1.18e15).  The model's unit is not a fixed time (a pair of words costs
+#: modelled work (n = 22's whole count agrees: 3,140 CPU-s for 1.18e15;
+#: docs/performance.md has the dates and machines).  The model's unit is not a fixed time (a pair of words costs
 #: less where the sieve keeps more of them away); these scale it to this
 #: machine, roughly, to cut units and chunks in time and choose a sample's
 #: stride, never for a result.

@@ -10,7 +10,7 @@ into vector code; these intrinsics emit LLVM's vector operations directly
 - ``w*`` (``wload``, ``wand``, ...): :data:`LANES` lanes, the matcher's
   groups: 8 (one 512-bit AVX-512 instruction, the population count
   ``vpopcntq``) where the processor numba compiles for has AVX-512F and
-  AVX512_VPOPCNTDQ, else 4.  Measured 2026-12-06 on the Xeon: the matcher's
+  AVX512_VPOPCNTDQ, else 4.  The matcher's
   visit of 512 words takes what a visit of 256 took (2.06 and 2.05 ns, one
   group's tables in L1), so its matching of n = 22 row sets is 1.3 times
   faster.  The choice follows numba's target (``NUMBA_CPU_FEATURES`` where
@@ -123,7 +123,7 @@ def _family(lanes):
         # (arr + base) + idx, not arr + (base + idx): a base held for a
         # run of words (a group's tables) then folds into the load's
         # address, where LLVM otherwise adds the array's start to every
-        # index (the matcher 7 % faster, 2026-12-06).
+        # index (the matcher 7 % faster).
         def codegen(context, builder, sig, args):
             data = context.make_array(sig.args[0])(context, builder, args[0]).data
             at = builder.gep(builder.gep(data, [args[1]]), [args[2]])

@@ -5,7 +5,7 @@ south-east and south-west roles, :func:`parqueens.join.pieces.south_table`)
 depend on the configuration and those rows alone, not on the unit's north
 rows: n = 22's 352,000 row sets need 2,048 distinct tables, and each was
 made 344 times over when every row set made its own (17 % of the count's
-time, measured 2026-12-06 on 21 units spread over the plan).  A process
+time, on 21 units spread over the plan).  A process
 keeps them in :class:`SouthTables`, the least recently used leaving first
 once they pass :data:`CACHE_BYTES`; the plan runs the units that share
 south rows one after the other (:func:`parqueens.join.rowsets.plan_units`),
