@@ -74,10 +74,10 @@ _WHOLE_SECONDS = 0.3
 #: Nanoseconds of this project's 2-vCPU machine per unit of the cost model,
 #: by board size: the sampled estimates' core-seconds over the plan's
 #: modelled work (n = 22's whole count agrees: 3,140 CPU-s for 1.18e15;
-#: docs/performance.md has the dates and machines).  The model's unit is not a fixed time (a pair of words costs
-#: less where the sieve keeps more of them away); these scale it to this
-#: machine, roughly, to cut units and chunks in time and choose a sample's
-#: stride, never for a result.
+#: docs/performance.md has the dates and machines).  The model's unit is
+#: not a fixed time (a pair of words costs less where the sieve keeps more
+#: of them away); these scale it to this machine, roughly, to cut units
+#: and chunks in time and choose a sample's stride, never for a result.
 _NS_PER_WORK = {22: 0.0030, 23: 0.0026, 24: 0.00073, 25: 0.00051, 26: 0.00047, 27: 0.00014}
 _NS_PER_WORK[28] = 0.00044
 #: A unit's aim in core-seconds of this machine (ten minutes: what a worker
