@@ -195,8 +195,7 @@ def test_a_table_feeds_its_next_size_on_the_workers(address, monkeypatch):
 
 def test_an_estimate_on_dask_comes_from_its_workers(address, monkeypatch):
     # The workers measure their speed, all at once (the client's own speed
-    # said 13.7 s of a count 19 that took the cluster 25 to 29 s); a
-    # worker's wall time per CPU second scales the join's (CPU time) speed.
+    # said 13.7 s of a count 19 that took the cluster 25 to 29 s), in wall time.
     from parqueens.join import units
     from parqueens.run import estimate
     from parqueens.run.plan import plan_run
@@ -206,10 +205,10 @@ def test_an_estimate_on_dask_comes_from_its_workers(address, monkeypatch):
         e = plan_run(14, backend="dask").with_jobs(threads).estimate()
     assert (e["method"], e["jobs"], e["units"]) == ("join", 2, 107)
     assert 0 < e["seconds"] < 5
-    monkeypatch.setattr(estimate, "estimate_split", lambda *args: {"seconds": 3.0, "jobs": 2})
-    monkeypatch.setattr(estimate, "wall_per_cpu", lambda: 2.0)
-    split = types.SimpleNamespace(n=14, method="join")
-    assert estimate._worker_estimate(split, 20000, 1, None) == {"seconds": 6.0, "jobs": 2}
+    # a worker shares the cluster's threads, not the cores the others leave free
+    monkeypatch.setattr(estimate, "_estimate_join", lambda *a, free=None: free)
+    split = types.SimpleNamespace(n=14, method="join", jobs=2)
+    assert estimate._worker_estimate(split, 20000, 1, None) == 2
 
 
 def test_library_checkpoint_on_cluster(address, tmp_path):

@@ -185,3 +185,22 @@ def test_cli_count_in_parts_then_merge(cli, tmp_path):
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and not os.path.exists("x.db")
     r = cli("count", 15, "--part", "1/2", "--verify")
     assert r.returncode == 2 and "--part counts a share" in r.stderr
+
+
+def test_a_finished_part_answers_again(cli, tmp_path):
+    # The classes are checked on whole counts only: a part's share of n = 18
+    # (its half-turn count is not that of a whole) answers again from its file.
+    path = tmp_path / "q1.db"
+    first = cli("count", 18, "--unique", "--part", "1/3", "--checkpoint", path)
+    again = cli("count", 18, "--part", "1/3", "--checkpoint", path)
+    assert first.returncode == again.returncode == 0 and first.stdout == again.stdout
+
+
+def test_the_dask_backend_without_dask_says_what_to_install(cli, monkeypatch):
+    import sys
+
+    for name in ("distributed", "dask.distributed"):
+        monkeypatch.setitem(sys.modules, name, None)  # an import of it fails
+    r = cli("count", 16, "--backend", "dask")
+    assert r.returncode == 2 and r.stdout == "" and "pip install '.[dask]'" in r.stderr
+    assert len(r.stderr.splitlines()) == 1

@@ -452,7 +452,7 @@ def join_memory(n, jobs=1):
 _BUFFER_WORDS = PAD_WORDS + TABLE_WORDS + 2**14
 
 
-def join_estimate(n, jobs=1, units=None):
+def join_estimate(n, jobs=1, units=None, free=None):
     """Estimated wall-clock seconds of a join count, in this process.
 
     Parameters
@@ -464,6 +464,10 @@ def join_estimate(n, jobs=1, units=None):
     units : list of JoinUnit or None
         The units, if already planned (:func:`join_units` takes seconds for
         n >= 20).
+    free : float or None
+        The cores the jobs share (None: those other work leaves free now,
+        :func:`_free_cores`; a Dask worker, measuring while the others do,
+        gives the cluster's threads).
 
     Returns
     -------
@@ -498,7 +502,10 @@ def join_estimate(n, jobs=1, units=None):
     work = sum(u.work for u in units)
     largest = max((u.work for u in units), default=0.0)
     # jobs past this machine's cores are cores like these elsewhere, all free
-    here = jobs if jobs > (os.cpu_count() or 1) else min(jobs, _free_cores())
+    if jobs > (os.cpu_count() or 1):
+        here = jobs
+    else:
+        here = min(jobs, _free_cores() if free is None else max(1.0, free))
     return planning + setup + speed * max(work / here, largest)
 
 

@@ -116,8 +116,12 @@ def dask_logs_silenced():
 def _silence_dask_logs():
     """Silence Dask's log lines in this process; returns the function that
     gives them back.  Dask's configuration gives its loggers levels of their
-    own, so each one is raised, not just ``distributed``."""
-    import distributed  # noqa: F401  (its loggers exist once it is imported)
+    own, so each one is raised, not just ``distributed``.  Without dask
+    installed, nothing (:func:`dask_client` says what to install)."""
+    try:
+        import distributed  # noqa: F401  (its loggers exist once it is imported)
+    except ImportError:
+        return lambda: None
 
     names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]
     loggers = [logging.getLogger(n) for n in ["distributed", *names]]

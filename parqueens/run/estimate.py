@@ -19,7 +19,6 @@ __all__ = [
     "WALL_KEYS",
     "rounded",
     "estimate_split",
-    "wall_per_cpu",
     "probe_units",
     "SIZE_OVERHEAD_NODES",
     "size_weights",
@@ -98,7 +97,7 @@ def estimate_split(
     return out | {"nodes": nodes, "rate": rate, "seconds": seconds}
 
 
-def _estimate_join(split, build_seconds, asked_jobs=None):
+def _estimate_join(split, build_seconds, asked_jobs=None, free=None):
     """:func:`estimate_split` for the join: up to n = 21 its set-up and the
     cost model of its units (:attr:`parqueens.join.JoinUnit.work`) scaled by
     this machine's speed, measured on units of n (about half a second), on
@@ -129,7 +128,7 @@ def _estimate_join(split, build_seconds, asked_jobs=None):
     }
     units = list(split.units)
     if not get_method(split.method).sampled(split.n):
-        out["seconds"] = build_seconds + join_estimate(split.n, split.jobs, units=units)
+        out["seconds"] = build_seconds + join_estimate(split.n, split.jobs, units=units, free=free)
         if asked_jobs is not None and asked_jobs > split.jobs:
             asked = join_estimate(split.n, asked_jobs, units=units)
             out |= {"asked_jobs": asked_jobs, "asked_seconds": build_seconds + asked}
@@ -189,33 +188,15 @@ def _estimate_on_workers(split, build_seconds, probes, seed, asked_jobs):
 
 def _worker_estimate(split, probes, seed, asked_jobs):
     """:func:`estimate_split` made in this (Dask worker's) thread, in wall
-    seconds: the join below its row sets measures its speed in CPU time
-    (:func:`parqueens.join.join_estimate`), which a thread sharing its core
-    does not see; scaled here by the wall time its CPU time took
-    (:func:`wall_per_cpu`)."""
-    e = estimate_split(split, 0.0, probes, seed, asked_jobs)
+    seconds.  The join below its row sets measures its speed in wall time
+    on units of n (:func:`parqueens.join.join_estimate`) while the other
+    workers measure theirs, as they share their machines in the run: the
+    cores it shares are the cluster's threads, not those the others leave
+    free now."""
     method = get_method(split.method)
     if not method.splits and not method.sampled(split.n):
-        factor = wall_per_cpu()
-        e |= {key: e[key] * factor for key in WALL_KEYS if key in e}
-    return e
-
-
-def wall_per_cpu(seconds=0.5):
-    """The wall seconds a CPU second of this thread takes now: 1 on a core
-    of its own, 2 on a core shared with another busy thread (the other
-    workers, other processes).  Counts the 24 largest join units of
-    n = 16 again and again for ``seconds`` (long enough for the workers'
-    measures, started a little apart, to overlap, and to average a
-    neighbour's bursts), and divides the wall time by the CPU time."""
-    from ..join.units import count_join_units, join_units
-
-    units = join_units(16)[:24]
-    count_join_units(16, units[:1])  # the kernels loaded, the tables built
-    wall, cpu = time.perf_counter(), time.thread_time()
-    while time.perf_counter() - wall < seconds:
-        count_join_units(16, units)
-    return max(1.0, (time.perf_counter() - wall) / max(time.thread_time() - cpu, 1e-9))
+        return _estimate_join(split, 0.0, asked_jobs, free=split.jobs)
+    return estimate_split(split, 0.0, probes, seed, asked_jobs)
 
 
 def probe_units(units, probes, seed):

@@ -29,6 +29,8 @@ __all__ = [
     "plan_run",
     "Split",
     "split_count",
+    "part_units",
+    "PART_JOBS",
     "run_identity",
     "method_of",
 ]
@@ -240,7 +242,8 @@ class CountPlan:
 
         method = next(iter(stored)).split("/", 1)[0]
         tally, fundamental = tally_stored(method, stored), None
-        if classified or get_method(method).classes_by_burnside:
+        # A part's units are a share of the count: its classes need all of it.
+        if self.part is None and (classified or get_method(method).classes_by_burnside):
             orbits = classes(method, self.n, tally, self.checkpoint, whole=not self.fixed)
             fundamental = sum(orbits.values()) if classified else None
         self.checkpoint.check_total(self.n, tally.total, fundamental)
