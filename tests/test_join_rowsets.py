@@ -397,10 +397,14 @@ def test_a_sampled_estimate_refuses_units_it_cannot_measure():
             join_sampled_estimate(22, 2, units=units, seconds=seconds)
 
 
-def test_the_join_functions_check_units_and_stop_alike():
+def test_the_join_functions_check_units_and_stop_alike(monkeypatch):
     """Below n = 22 and past it: an iterator of units is read once and
     counts as its list; no units is nothing to estimate; a stop that is no
     flag array is refused in one line, before any kernel sees it."""
+    import parqueens.join.units as join_units_module
+
+    # the cores free are measured at each estimate: the same for both here
+    monkeypatch.setattr(join_units_module, "_free_cores", lambda: 2.0)
     units = join_units(16)
     assert join_estimate(16, 2, units=iter(units)) == join_estimate(16, 2, units=units)
     assert count_join_units(16, iter(units[:3])) == count_join_units(16, units[:3])
