@@ -574,13 +574,17 @@ def join_sampled_estimate(n, jobs=1, units=None, seconds=None, stop=None):
 
 def _free_cores():
     """The cores that other work leaves free now (at least 1): the idle
-    shares of every core over a fifth of a second.  A count's jobs share
-    what is free (on a machine whose other core is busy, two jobs ran
-    1.35 cores' worth)."""
+    shares of every core, the more of two quarter-seconds (one alone once
+    caught a burst and halved a count's jobs).  A count's jobs share what
+    is free (on a machine whose other core is busy, two jobs ran 1.35
+    cores' worth)."""
     import psutil
 
-    busy = psutil.cpu_percent(interval=0.2, percpu=True)
-    return max(1.0, sum(100.0 - b for b in busy) / 100.0)
+    free = [
+        sum(100.0 - b for b in psutil.cpu_percent(interval=0.25, percpu=True)) / 100.0
+        for _ in range(2)
+    ]
+    return max(1.0, *free)
 
 
 #: Seconds an estimate below n = 22 counts units of the size for their
