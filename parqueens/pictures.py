@@ -22,7 +22,7 @@ from .io.svg import (  # noqa: F401  (public here too)
 )
 from .io.terminal_board import terminal_board, terminal_can_show  # noqa: F401
 
-__all__ = ["Board"]
+__all__ = ["Board", "svg"]
 
 
 class Board(tuple[int, ...]):
