@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from parqueens.join import rowsets
 from parqueens.join.configs import JoinUnit, configs
 from parqueens.join.kernels import rowsets_of, subsets
-from parqueens.join.match import CHUNK_BITS, CHUNKS_MAX
-from parqueens.join.pieces import SE, SW, pieces, south_table
+from parqueens.join.match import CHUNK_BITS, CHUNKS_MAX, PREFIX_MAX
+from parqueens.join.pieces import PREFIX_WORDS, SE, SW, _prefix_bits, pieces, south_table
 from parqueens.join.south import SouthTables
 from parqueens.join.units import (
     count_join_units,
@@ -122,10 +122,12 @@ def test_slices_of_a_unit_sum_to_the_unit():
     assert sum(_count(n, parts)) == whole == count_join_units(n, [unit])[0] > 0
 
 
-def _row_set(n, unit, e, limit, stride=1, clock=None):
+def _row_set(n, unit, e, limit, stride=1, clock=None, prefix_words=PREFIX_WORDS):
     stop = np.zeros(1, np.uint8)
     clock = np.zeros(2, np.uint64) if clock is None else clock
-    return rowsets._count_unit(unit, (e, e + 1), stride, stop, clock, SouthTables(), limit)
+    return rowsets._count_unit(
+        unit, (e, e + 1), stride, stop, clock, SouthTables(), limit, prefix_words
+    )
 
 
 @pytest.mark.parametrize("n", [18, 19])
@@ -138,6 +140,40 @@ def test_blocks_of_any_size_count_alike(n):
         unit = units[int(i)]
         e = unit.rowsets[0] if unit.rowsets else 0
         assert _row_set(n, unit, e, 1024) == _row_set(n, unit, e, rowsets.LIMIT)
+
+
+@pytest.mark.parametrize("n", [18, 19])
+def test_classes_of_the_top_key_bits_count_alike(n):
+    """A row set cut into 2**k classes of its top key bits (each east class
+    against the west words disjoint from it), k from 1 to PREFIX_MAX, in
+    blocks of any size, counts as the row set whole does."""
+    units = rowsets.plan_units(n)
+    rng = np.random.default_rng(n + 100)
+    tried = 0
+    for i in rng.permutation(len(units) // 4):
+        unit = units[int(i)]
+        e = unit.rowsets[0] if unit.rowsets else 0
+        whole = _row_set(n, unit, e, rowsets.LIMIT)
+        if whole == 0:
+            continue
+        tried += 1
+        if tried > 3:
+            break
+        for words in (1, 64, 4096):
+            assert _row_set(n, unit, e, rowsets.LIMIT, prefix_words=words) == whole
+        assert _row_set(n, unit, e, 1024, prefix_words=16) == whole
+
+
+def test_classes_of_the_top_key_bits_by_the_sides_words():
+    # 16 rows a sampled word; classes of about PREFIX_WORDS words at most.
+    assert _prefix_bits(1000, 5000, True, 1 << 22, PREFIX_WORDS, 52) == 0
+    assert _prefix_bits(PREFIX_WORDS // 16, 10, True, 1 << 22, PREFIX_WORDS, 52) == 0
+    assert _prefix_bits(PREFIX_WORDS // 16 + 1, 10, True, 1 << 22, PREFIX_WORDS, 52) == 1
+    assert _prefix_bits(10, PREFIX_WORDS * 4, True, 1 << 22, PREFIX_WORDS, 52) == 6
+    # a sample stopped at the block's limit: the sides hold at least 16 blocks
+    assert _prefix_bits(1 << 22, 10, False, 1 << 22, PREFIX_WORDS, 52) == 6
+    assert _prefix_bits(1 << 40, 10, True, 1 << 22, PREFIX_WORDS, 52) == PREFIX_MAX
+    assert _prefix_bits(1 << 40, 10, True, 1 << 22, PREFIX_WORDS, 10) == 5
 
 
 def _cheap_rowsets(n, count, seed):
@@ -168,6 +204,7 @@ def test_sampled_rowsets_agree_in_two_layouts(n):
     for unit, e in _cheap_rowsets(n, 2, seed=n):
         one = _row_set(n, unit, e, rowsets.LIMIT)
         assert one == _row_set(n, unit, e, 4096) and one > 0
+        assert _row_set(n, unit, e, 4096, prefix_words=256) == one
 
 
 def test_words_of_28_fit_the_matcher():

@@ -67,7 +67,7 @@ from ..search.kernels import ZERO as _ZERO
 from ..search.kernels import popcount
 from .keys import rekey_sides
 from .match import count_sides, workspace
-from .simd import LANES, wand, wkeep, wload, wor, wsplat
+from .simd import LANES, wand, wkeep, wload, wor, wsplat, wxor
 
 # ---------------------------------------------------------------- constants
 
@@ -83,6 +83,7 @@ __all__ = [
     "arrange",
     "count_units",
     "join_row",
+    "join_row_in",
     "plan",
     "quadrant_table",
     "role_counts",
@@ -343,6 +344,37 @@ def _join_vector(out, cnt, ax, wx, ab, word, y0, y1):
 #: Joining a north entry with a range of south ones (or the reverse): the
 #: half-boards of both joins, :func:`_join` and :mod:`.pieces`.
 join_row = _join_vector if LANES == 8 else _join_scalar
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _join_scalar_in(out, cnt, ax, wx, ab, word, y0, y1, pm, pv):
+    """:func:`_join_scalar` keeping only the words ``w`` with
+    ``w & pm == pv`` (a class of the words' top bits)."""
+    for y in range(y0, y1):
+        w = wx | word[y]
+        out[cnt] = w
+        cnt += np.int64(((ax & ab[y]) | ((w & pm) ^ pv)) == _ZERO)
+    return cnt
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _join_vector_in(out, cnt, ax, wx, ab, word, y0, y1, pm, pv):
+    """:func:`_join_vector` keeping only the words ``w`` with
+    ``w & pm == pv``: one more AND, XOR and OR a vector."""
+    va = wsplat(ax)
+    vx = wsplat(wx)
+    vm = wsplat(pm)
+    vv = wsplat(pv)
+    y = y0
+    while y + LANES <= y1:
+        w = wor(wload(word, y), vx)
+        cnt += wkeep(out, cnt, w, wor(wand(wload(ab, y), va), wxor(wand(w, vm), vv)))
+        y += LANES
+    return _join_scalar_in(out, cnt, ax, wx, ab, word, y, y1, pm, pv)
+
+
+#: :data:`join_row` keeping one class of the words' top bits.
+join_row_in = _join_vector_in if LANES == 8 else _join_scalar_in
 
 
 @njit(cache=True, nogil=True)

@@ -17,7 +17,7 @@ from numba import njit
 from ..search.kernels import ALL as _ALL
 from ..search.kernels import ONE as _ONE
 from ..search.kernels import ZERO as _ZERO
-from .match import KMAX
+from .match import KMAX, PREFIX_MAX
 from .simd import vadd, vand, vload, vpopcount, vsplat, vstore, vsum, vxor
 
 #: A row set chooses its own key bits (:func:`key_tables`) where its pairs
@@ -85,7 +85,7 @@ def key_tables(P, n_p, Q, n_q, real, tables, stride=1):
                 count[b] += 1
     alive = np.empty(_SAMPLE * 4, np.uint64)
     alive[:] = _ALL
-    nk = min(KMAX, real - 1)
+    nk = min(KMAX + PREFIX_MAX, real - 1)
     where = np.full(real, -1, np.int64)
     for k in range(nk):
         best = -1

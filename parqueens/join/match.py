@@ -89,6 +89,10 @@ PAD_WORDS = _GP + 1
 #: its buckets (n >= 24: 2 times faster than 8 on the same row sets; the
 #: cost model keeps n = 22 near 8).
 KMAX = 12
+#: Most top key bits by which a large row set's words are cut into classes
+#: before they meet the sieve (:func:`parqueens.join.pieces.count_rowsets`):
+#: an east class meets only the west words disjoint from its bits.
+PREFIX_MAX = 8
 #: Cost of building one group's tables, and of sorting one word into its
 #: bucket, in west-word visits (measured: a group's tables take 0.6 us, a
 #: word's sorting 3 ns, a visit 2 ns).
@@ -125,6 +129,7 @@ __all__ = [
     "PAD_WORDS",
     "WIDE_WORDS",
     "KMAX",
+    "PREFIX_MAX",
     "TABLE_WORDS",
     "count_pairs",
     "count_sides",

@@ -29,6 +29,7 @@ import numpy as np
 from .configs import JoinUnit, configs
 from .kernels import CFG_ROWS_S
 from .pieces import (
+    PREFIX_WORDS,
     SE,
     SW,
     count_rowsets,
@@ -223,11 +224,12 @@ def count_units(n, units, stop, tables=None):
     return results
 
 
-def _count_unit(unit, rowsets, stride, stop, clock, tables, limit=LIMIT):
+def _count_unit(unit, rowsets, stride, stop, clock, tables, limit=LIMIT, prefix_words=PREFIX_WORDS):
     """:func:`parqueens.join.pieces.count_rowsets` over a unit's row sets
     (``rowsets``: ``(lo, hi)``, or None for the unit's own), its south
     tables from ``tables`` in batches (:func:`parqueens.join.south.batches`),
-    blocks of at most ``limit`` half-boards a side.  -1 once ``stop[0]`` is set."""
+    blocks of at most ``limit`` half-boards a side, classes of their top key
+    bits past ``prefix_words`` a side.  -1 once ``stop[0]`` is set."""
     config, lo, hi = _args(unit)
     if rowsets is not None:
         lo, hi = rowsets
@@ -253,6 +255,7 @@ def _count_unit(unit, rowsets, stride, stop, clock, tables, limit=LIMIT):
             stop,
             clock,
             south,
+            prefix_words,
         )
         if count < 0 or stop[0]:
             return -1
