@@ -25,6 +25,7 @@ importable from here too.  A lost cluster is :class:`ClusterLost`.
 """
 
 import logging
+import os
 import signal
 import threading
 from contextlib import contextmanager
@@ -292,6 +293,48 @@ class LokyBackend(_Joblib):
     name = "loky"
     joblib_name = "loky"
     joblib_extra = {"initializer": ignore_sigint}
+
+    def parallel(self, jobs):
+        _quiet_tracker_relaunches()
+        return super().parallel(jobs)
+
+
+def _quiet_tracker_relaunches():
+    """Start loky's resource tracker now (on this process's stderr, as loky
+    would) and have any later start of it, a relaunch, write to /dev/null.
+
+    A tracker that dies (killed) is relaunched by the next process to write
+    to it, here this one, with loky's one-line warning.  The new tracker
+    never saw the resources registered before, and prints a KeyError
+    traceback for each one this process then unregisters, on the stderr it
+    inherits: fd 2, so it is pointed at /dev/null while a relaunch starts
+    (a few milliseconds; other threads' writes to stderr meanwhile are
+    lost).  The count does not depend on the tracker."""
+    from joblib.externals.loky.backend import resource_tracker
+
+    tracker = resource_tracker._resource_tracker
+    tracker.ensure_running()
+    if "_launch" in vars(tracker):  # done before in this process
+        return
+    launch = tracker._launch
+
+    def relaunch():
+        try:
+            saved = os.dup(2)
+        except OSError:  # no stderr: the new tracker has none either
+            return launch()
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, 2)
+            finally:
+                os.close(devnull)
+            return launch()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+    tracker._launch = relaunch
 
 
 class DaskBackend(Backend):

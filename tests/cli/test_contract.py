@@ -728,6 +728,42 @@ def test_worker_killed_mid_run_then_resume(cli, tmp_path):
     assert m and int(m.group(1)) == kept
 
 
+def test_a_killed_loky_resource_tracker_prints_no_traceback():
+    """SIGKILL to loky's resource tracker mid-run: loky relaunches it (one
+    warning line), the count is exact, and the new tracker's KeyError
+    tracebacks (resources it never saw) do not reach stderr."""
+    import psutil
+
+    args = ["count", 17, "--jobs", 2, "--backend", "loky"]
+    p = popen_cli(args, new_session=True)
+    try:
+        tracker, t0 = None, time.monotonic()
+        while time.monotonic() - t0 < 60:
+            kids = {}
+            for c in psutil.Process(p.pid).children():
+                try:
+                    kids[c] = " ".join(c.cmdline())
+                except psutil.Error:  # ended meanwhile
+                    pass
+            found = [c for c, cmd in kids.items() if "loky.backend.resource_tracker" in cmd]
+            if found and sum("LokyProcess" in cmd for cmd in kids.values()) == 2:
+                tracker = found[0]
+                break
+            time.sleep(0.02)
+        assert tracker is not None and p.poll() is None, "the workers did not start"
+        tracker.kill()
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            _kill_group(p)
+            p.communicate(timeout=30)
+    assert p.returncode == 0, (out, err)
+    assert out == f"{A000170[17]}\n"
+    assert "Traceback" not in err, err
+    assert "resource_tracker" in err, err  # relaunched after the kill: the test tested it
+    assert all(line.startswith("parqueens: ") for line in err.splitlines()), err
+
+
 def test_a_second_interrupt_while_leaving_leaves_at_once(monkeypatch):
     # A second Ctrl-C (timeout(1) may send two) landing in _exit: no
     # traceback, the exit code of the first.
