@@ -79,16 +79,16 @@ _WHOLE_SECONDS = 0.3
 #: not a fixed time (a pair of words costs less where the sieve keeps more
 #: of them away); these scale it to this machine, roughly, to cut units
 #: and chunks in time and choose a sample's stride, never for a result.
-_NS_PER_WORK = {22: 0.0030, 23: 0.0026, 24: 0.00073, 25: 0.00051, 26: 0.00047, 27: 0.00014}
-_NS_PER_WORK[28] = 0.00044
+_NS_PER_WORK = {22: 0.0030, 23: 0.0026, 24: 0.00073, 25: 0.00051, 26: 0.00022, 27: 0.00012}
+_NS_PER_WORK[28] = 0.000071
 #: A unit's aim in core-seconds of this machine (ten minutes: what a worker
 #: lost mid-unit loses), met down to a single row set ...
 UNIT_SECONDS = 600.0
 #: ... unless the count would need more units than this (a plan of more
-#: JoinUnits takes more memory and time than it is worth, and the
-#: checkpoint passes 170 MB): n = 28's 20 million row sets take 10 to 30
-#: minutes each, so that its units hold hours.
-MAX_UNITS = 1_000_000
+#: JoinUnits takes more memory and time than it is worth: n = 28's 5.5
+#: million units of at most 10 minutes take 2.4 GB and 50 s to plan, and
+#: their checkpoint about 900 MB).
+MAX_UNITS = 6_000_000
 #: A chunk of row-set units run at once holds at most about this many
 #: seconds of their modelled work, so that an interrupted count keeps what
 #: finished within seconds (n = 22 with 2 jobs had chunks of 1/32 of the
