@@ -287,10 +287,12 @@ def _fill(
     classes ``< classes`` with a weight, from ``state`` (class, cell, outer
     index, outer rows met) on, until ``out`` holds ``cap`` words (it has
     room for one more row of the shorter side).  ``stride`` > 1 makes only
-    every ``stride``-th row of the shorter side (a sample).  Writes the
-    classes' starts into ``qb`` (5, the end last) and the place to go on
-    from into ``state`` (its class ``classes`` once done); returns the
-    words written."""
+    every ``stride``-th row of the shorter side (a sample).  Only the words
+    ``w`` with ``w & pm == pv`` are kept (uint64; ``pm`` 0: all): a row
+    whose own word has a bit of ``pm`` that ``pv`` lacks is passed over
+    whole.  Writes the classes' starts into ``qb`` (5, the end last) and
+    the place to go on from into ``state`` (its class ``classes`` once
+    done); returns the words written."""
     ab_n, word_n = north[2], north[3]
     start_s, mid_s, ab_s, word_s = south
     c = state[0]
