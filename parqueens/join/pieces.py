@@ -278,10 +278,9 @@ def _cells(h, table, cols_side, k, out_ranges, out_south):
 
 
 @njit(cache=True, nogil=True)
-def _fill(
-    north, south, ranges, south_cols, ncells, weights, classes, state, out, qb, cap, stride, pm, pv
-):
+def _fill(north, south, cells, weights, classes, state, out, qb, cap, stride, pm, pv):
     """Half-boards of a row set, resumable: the words of the north cells
+    (``cells``: their ranges, south columns and number, of :func:`_cells`)
     joined with their south cells, class by class (class ``c``: bit 1 the
     north entries on the long diagonal, bit 0 the south ones), of the
     classes ``< classes`` with a weight, from ``state`` (class, cell, outer
@@ -295,6 +294,7 @@ def _fill(
     done); returns the words written."""
     ab_n, word_n = north[2], north[3]
     start_s, mid_s, ab_s, word_s = south
+    ranges, south_cols, ncells = cells
     c = state[0]
     i = state[1]
     o = state[2]
@@ -494,6 +494,8 @@ def count_rowsets(
     nw = _cells(h, nw_table, cols_w, popcount(np.uint64(rows_w)), w_ranges, w_south)
     if ne == 0 or nw == 0:
         return 0
+    east = (e_ranges, e_south, ne)
+    west = (w_ranges, w_south, nw)
     longest = 0
     for i in range(ne):
         longest = max(longest, e_ranges[i, 2] - e_ranges[i, 0])
@@ -524,37 +526,9 @@ def count_rowsets(
         es[:] = 0
         wst[:] = 0
         n_s = _fill(
-            ne_table,
-            se_table,
-            e_ranges,
-            e_south,
-            ne,
-            east_weights,
-            1,
-            es,
-            P,
-            qe,
-            limit,
-            KEY_STRIDE,
-            _ZERO,
-            _ZERO,
+            ne_table, se_table, east, east_weights, 1, es, P, qe, limit, KEY_STRIDE, _ZERO, _ZERO
         )
-        _fill(
-            nw_table,
-            sw_table,
-            w_ranges,
-            w_south,
-            nw,
-            weights[e],
-            4,
-            wst,
-            Q,
-            qb,
-            limit,
-            KEY_STRIDE,
-            _ZERO,
-            _ZERO,
-        )
+        _fill(nw_table, sw_table, west, weights[e], 4, wst, Q, qb, limit, KEY_STRIDE, _ZERO, _ZERO)
         north_e = ne_table
         north_w = nw_table
         if n_s > 0 and qb[4] > 0 and key_tables(P, n_s, Q, qb[4], real, tables, KEY_STRIDE):
@@ -577,20 +551,7 @@ def count_rowsets(
             cost = 0.0
             while es[0] < 1:
                 n_p = _fill(
-                    north_e,
-                    se_table,
-                    e_ranges,
-                    e_south,
-                    ne,
-                    east_weights,
-                    1,
-                    es,
-                    P,
-                    qe,
-                    limit,
-                    1,
-                    pmask,
-                    pv,
+                    north_e, se_table, east, east_weights, 1, es, P, qe, limit, 1, pmask, pv
                 )
                 if n_p == 0:
                     break
@@ -613,20 +574,7 @@ def count_rowsets(
                         return -1
                     if not held:
                         _fill(
-                            north_w,
-                            sw_table,
-                            w_ranges,
-                            w_south,
-                            nw,
-                            weights[e],
-                            4,
-                            wst,
-                            Q,
-                            qb,
-                            limit,
-                            1,
-                            pv,
-                            _ZERO,
+                            north_w, sw_table, west, weights[e], 4, wst, Q, qb, limit, 1, pv, _ZERO
                         )
                         held = first and wst[0] == 4
                         first = False
