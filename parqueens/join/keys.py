@@ -17,7 +17,7 @@ from numba import njit
 from ..search.kernels import ALL as _ALL
 from ..search.kernels import ONE as _ONE
 from ..search.kernels import ZERO as _ZERO
-from .match import KMAX, PREFIX_MAX
+from .match import KMAX
 from .simd import vadd, vand, vload, vpopcount, vsplat, vstore, vsum, vxor
 
 #: A row set chooses its own key bits (:func:`key_tables`) where its pairs
@@ -49,7 +49,7 @@ def _bit_sets(words, n, real, out):
 
 
 @njit(cache=True, nogil=True)
-def key_tables(P, n_p, Q, n_q, real, tables, stride=1):
+def key_tables(P, n_p, Q, n_q, real, tables, stride=1, bits=KMAX):
     """Choose the sieve's key bits for a row set from its words, moved on
     top of the ``real`` bits, the best highest, the other real bits below
     them in their order.  Two words are disjoint exactly when their images
@@ -60,7 +60,9 @@ def key_tables(P, n_p, Q, n_q, real, tables, stride=1):
     The choice is greedy on a sample of 256 east and 256 west words: each
     next bit is the one that separates the most sampled pairs that the bits
     chosen before let through (both words have it).  ``P[:n_p]``,
-    ``Q[:n_q]``: the east and west words.  ``tables``: uint64, shape
+    ``Q[:n_q]``: the east and west words; ``bits``: how many bits are
+    chosen (those of the sieve's key, and of the classes of a large row
+    set: :func:`parqueens.join.pieces.count_rowsets`).  ``tables``: uint64, shape
     ``(8, 256)``, filled for :func:`rekey` (byte ``i`` of a word to its
     image).  Returns False (tables untouched) where the layout's order is
     kept: too few pairs for the choice to pay (:data:`REKEY_PAIRS`), or the
@@ -85,7 +87,7 @@ def key_tables(P, n_p, Q, n_q, real, tables, stride=1):
                 count[b] += 1
     alive = np.empty(_SAMPLE * 4, np.uint64)
     alive[:] = _ALL
-    nk = min(KMAX + PREFIX_MAX, real - 1)
+    nk = min(bits, real - 1)
     where = np.full(real, -1, np.int64)
     for k in range(nk):
         best = -1

@@ -57,7 +57,7 @@ from .kernels import (
     subsets,
 )
 from .keys import key_tables, rekey
-from .match import PREFIX_MAX, count_sides, visit_cycles, workspace
+from .match import KMAX, PREFIX_MAX, count_sides, visit_cycles, workspace
 from .simd import cycles
 
 #: Roles (as in :mod:`parqueens.join.kernels`).
@@ -529,16 +529,20 @@ def count_rowsets(
             ne_table, se_table, east, east_weights, 1, es, P, qe, limit, KEY_STRIDE, _ZERO, _ZERO
         )
         _fill(nw_table, sw_table, west, weights[e], 4, wst, Q, qb, limit, KEY_STRIDE, _ZERO, _ZERO)
+        # Classes of the top k key bits (the best: chosen first): east class
+        # pe's words, then the west words disjoint from pe's bits.
+        k = _prefix_bits(n_s, qb[4], es[0] >= 1 and wst[0] >= 4, limit, prefix_words, real)
         north_e = ne_table
         north_w = nw_table
-        if n_s > 0 and qb[4] > 0 and key_tables(P, n_s, Q, qb[4], real, tables, KEY_STRIDE):
+        if (
+            n_s > 0
+            and qb[4] > 0
+            and key_tables(P, n_s, Q, qb[4], real, tables, KEY_STRIDE, KMAX + k)
+        ):
             north_e = _rekeyed(ne_table, ne_words, tables, real)
             north_w = _rekeyed(nw_table, nw_words, tables, real)
             se_table = _rekeyed(se_table, np.empty_like(se_table[3]), tables, real)
             sw_table = _rekeyed(sw_table, np.empty_like(sw_table[3]), tables, real)
-        # Classes of the top k key bits (the best: chosen first): east class
-        # pe's words, then the west words disjoint from pe's bits.
-        k = _prefix_bits(n_s, qb[4], es[0] >= 1 and wst[0] >= 4, limit, prefix_words, real)
         top = real - k
         pmask = ((_ONE << np.uint64(k)) - _ONE) << np.uint64(top)
         for pe in range(1 << k):
