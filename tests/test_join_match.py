@@ -77,6 +77,24 @@ def _planted(seed, real=40, count=40_000):
     return _words(rng, count, real, share), _words(rng, count, real, share, above=True)
 
 
+def test_more_key_bits_asked_keep_the_first_ones():
+    # Greedy: asked for 16 bits (a row set's classes' and its key's), the
+    # first 12 are those asked alone, in the same places; the next 4 below.
+    real = 40
+    east, west = _planted(2)
+    few, more = np.zeros((7, 256), np.uint64), np.zeros((7, 256), np.uint64)
+    assert key_tables(east, len(east), west, len(west), real, few, 1, 12)
+    assert key_tables(east, len(east), west, len(west), real, more, 1, 16)
+
+    def images(t):
+        return [int(t[b // 8, 1 << (b % 8)]).bit_length() - 1 for b in range(real)]
+
+    top12 = {b: p for b, p in enumerate(images(few)) if p >= real - 12}
+    assert len(top12) == 12 and all(images(more)[b] == p for b, p in top12.items())
+    assert sum(p >= real - 16 for p in images(more)) == 16
+    assert images(few) != images(more)  # 12 bits alone leave the rest in order
+
+
 def test_own_key_bits_keep_the_count_and_lead_with_the_best():
     real = 40
     east, west = _planted(1)
