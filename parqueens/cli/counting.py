@@ -427,7 +427,7 @@ def _print_count(args, result):
             f"part {i}/{k} of n = {result.n}: its share of the count"
             + (", without classes" if args.unique else "")
             + (
-                "; parqueens merge makes the whole count of the K parts' checkpoints"
+                f"; parqueens merge makes the whole count of the {k} parts' checkpoints"
                 if args.checkpoint
                 else "; not stored: give --checkpoint FILE to keep it for parqueens merge"
             ),
