@@ -57,7 +57,7 @@ def test_empty_input_fails_unless_allowed(cli, tmp_path):
     refused = "no solution in the input (--allow-empty accepts an empty list)"
     r = cli("verify", "e.txt", cwd=tmp_path)
     assert (r.returncode, r.stdout, r.stderr) == (1, f"e.txt: {refused}\n", "")
-    r = cli("verify", "-", input="")
+    r = cli("verify", "-", input=b"")
     assert (r.returncode, r.stdout, r.stderr) == (1, f"-: {refused}\n", "")
     r = cli("verify", "e.txt", "--json", cwd=tmp_path)
     d = json.loads(r.stdout)
