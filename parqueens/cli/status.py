@@ -30,7 +30,8 @@ def add_parsers(sub):
         action="store_true",
         help="print one JSON object: file, method, fixed, part (null for a whole count), "
         "holder, and per size n, method, "
-        "units_done, units_total, done, total, fundamental, seconds, seconds_left",
+        "units_done, units_total, done, total, fundamental, seconds, seconds_left, "
+        "largest_unit_seconds",
     )
     p.set_defaults(func=cmd_status)
 
@@ -84,6 +85,8 @@ def _size_line(z):
         if z["seconds_left"] is not None:
             left = format_seconds(z["seconds_left"])
             line += f", about {left} of work left at the rate so far"
+        if z["largest_unit_seconds"] is not None:
+            line += f", its largest unit about {format_seconds(z['largest_unit_seconds'])}"
     if z["fundamental"] is not None:
         line += f", fundamental {z['fundamental']}"
     return line + f" ({format_seconds(z['seconds'])} of work stored)"

@@ -33,7 +33,9 @@ def checkpoint_status(path):
         ``done``, ``total`` (so far), ``fundamental`` (None unless the
         classes are known), ``seconds`` (of work stored) and
         ``seconds_left`` (at the rate so far, and what a resume does before
-        it goes on: :func:`seconds_left`; None if unknown).
+        it goes on: :func:`seconds_left`; None if unknown) and
+        ``largest_unit_seconds`` (the largest unit's modelled share at that
+        rate; None where unknown or done).
 
     Raises
     ------
@@ -81,7 +83,7 @@ def checkpoint_status(path):
                 # (a part's record holds its own total, of its own units)
                 store.check_total(n, tally.total, fundamental if finished else None)
             planned = time.perf_counter()
-            share = 0.0 if finished else _done_share(identity, n, s, method)
+            share, largest = (0.0, 0.0) if finished else _done_share(identity, n, s, method)
             planned = time.perf_counter() - planned  # the units planned, as a resume does
             sizes.append(
                 {
@@ -98,6 +100,9 @@ def checkpoint_status(path):
                         seconds_left(s["seconds"], share, planned, done < all_units)
                         if share
                         else None
+                    ),
+                    "largest_unit_seconds": (
+                        rounded(s["seconds"] * largest / share) if share and largest else None
                     ),
                 }
             )
@@ -143,22 +148,23 @@ def stored_method(identity, n):
 
 def _done_share(identity, n, s, method):
     """The estimated share of the work in the stored units of n (0 if none),
-    counted by ``method``."""
+    counted by ``method``, and the largest unit's share (0 where the shares
+    are not modelled: by count)."""
     from ..search.units import SHARES_UP_TO
     from .method import work_shares
     from .plan import split_count
 
     if not s["units_done"]:
-        return 0.0
+        return 0.0, 0.0
     # A share by the method's model of its units' work (the join's) is known for any number of
     # units (by count, the largest first, n = 23 said 28.9 h left where 10 were).
     if get_method(method).splits and (s["units_total"] > SHARES_UP_TO or not s["split_depth"]):
-        return s["units_done"] / max(1, s["units_total"])
+        return s["units_done"] / max(1, s["units_total"]), 0.0
     fixed = [tuple(q) for q in identity.get("fixed") or []]
     part = tuple(identity["part"]) if identity.get("part") else None
     try:
         units = split_count(n, method, 1, s["split_depth"] or None, fixed, part).units
     except (ValueError, TypeError):
-        return s["units_done"] / max(1, s["units_total"])
+        return s["units_done"] / max(1, s["units_total"]), 0.0
     shares = dict(zip((u.id for u in units), work_shares(units), strict=True))
-    return float(sum(shares.get(uid, 0.0) for uid in s["units"]))
+    return float(sum(shares.get(uid, 0.0) for uid in s["units"])), max(shares.values())

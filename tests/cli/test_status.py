@@ -105,6 +105,10 @@ def test_status_partial(real_checkpoints, cli, tmp_path, made):
     assert (n, done, total) == (13, units_total - 40, units_total)
     assert str(A000170[13] - missing) in lines[0], (lines[0], A000170[13] - missing)
     assert "left" in lines[0]
+    # The largest unit at the rate so far (its modelled share of the work).
+    assert "its largest unit about" in lines[0], lines[0]
+    z = json.loads(cli("status", path, "--json").stdout)["sizes"][0]
+    assert 0 < z["largest_unit_seconds"] <= z["seconds_left"], z
 
 
 def test_status_missing_file(cli, tmp_path):
@@ -154,7 +158,7 @@ def test_status_never_says_minus_zero_seconds_left(cli, tmp_path, monkeypatch):
     assert cli("count", 10, "--checkpoint", path, "-q").returncode == 0
     sql(path, "UPDATE runs SET finished = 0")
     reseal(path)
-    monkeypatch.setattr(status, "_done_share", lambda *args: 1.0 + 1e-12)
+    monkeypatch.setattr(status, "_done_share", lambda *args: (1.0 + 1e-12, 0.0))
     r = cli("status", path)
     assert "about 0.0 s of work left" in r.stdout and "-0.0" not in r.stdout, r.stdout
 
