@@ -193,6 +193,39 @@ def test_a_table_feeds_its_next_size_on_the_workers(address, monkeypatch):
     assert submitted[0] <= 2 < len(list(chunks._chunks(p13.split.units, 2)))
 
 
+def test_chunks_go_to_dask_in_batches(address, monkeypatch):
+    # At most AHEAD_PER_THREAD chunks a thread (at least AHEAD_MIN) in
+    # flight, the rest submitted as they finish, in order; a table's next
+    # size fed behind: every total exact.
+    from parqueens.run import chunks
+    from parqueens.run.plan import plan_run
+    from parqueens.run.runner import run_plan
+
+    batches = []  # (priority, first chunk, chunks) of each batch
+    real_submit = chunks._submit
+
+    def submit(c, first, unique, nodes, priority):
+        batches.append((priority, first, len(c)))
+        return real_submit(c, first, unique, nodes, priority)
+
+    monkeypatch.setattr(chunks, "_submit", submit)
+    monkeypatch.setattr(chunks, "AHEAD_MIN", 3)
+    monkeypatch.setattr(chunks, "AHEAD_PER_THREAD", 1)
+    monkeypatch.setattr(chunks, "DASK_CHUNK_WORK", 0.0)  # many chunks of a small size
+    with dask_client(address) as (client, threads):
+        p13, p14 = (plan_run(n, unique=True, jobs=threads, backend="dask") for n in (13, 14))
+        assert run_plan(p13, then=p14).fundamental == A002562[13]
+        assert run_plan(p14).fundamental == A002562[14]
+    sizes = [len(list(chunks._chunks(p.split.units, threads))) for p in (p13, p14)]
+    assert min(sizes) > 6
+    runs = {}  # a run's chunks submitted so far, by its priority (p14 fed behind p13)
+    for priority, first, k in batches:  # each batch the next of its run's chunks, 3 at most
+        assert first == runs.get(priority, 0) and 0 < k <= 3
+        runs[priority] = first + k
+    assert [runs[p] for p in sorted(runs, reverse=True)] == sizes  # every chunk, once
+    assert len(batches) > 4
+
+
 def test_an_estimate_on_dask_comes_from_its_workers(address, monkeypatch):
     # The workers measure their speed, all at once (the client's own speed
     # said 13.7 s of a count 19 that took the cluster 25 to 29 s), in wall time.

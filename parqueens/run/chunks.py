@@ -168,12 +168,21 @@ def iter_chunks(units, *, jobs=1, unique=False, backend="threads", nodes=False, 
 
 
 # Chunks submitted to Dask ahead of the run that takes them (:func:`feed`):
-# {(unit ids, unique, nodes): (chunks, futures)}.
-_fed: dict[tuple, tuple[list, list]] = {}
+# {(unit ids, unique, nodes): _Submission}.
+_fed: dict[tuple, "_Submission"] = {}
 
 # The order of submission, as Dask priorities (higher first): a size's
 # chunks run before the next size's fed behind them.
 _submitted = itertools.count()
+
+#: On Dask, a run's chunks in flight (submitted and not finished) at most:
+#: AHEAD_PER_THREAD for each thread of the cluster, at least AHEAD_MIN; the
+#: others are submitted in batches as those finish.  Submitted all at once,
+#: the scheduler held about 10 kB a chunk (50,000 on a local cluster: 696
+#: MiB), and n = 28's 5.5 million chunks (a unit each) would have needed
+#: some 60 GB.
+AHEAD_PER_THREAD = 4
+AHEAD_MIN = 256
 
 
 def feed(units, *, jobs, unique=False, nodes=False):
@@ -182,11 +191,14 @@ def feed(units, *, jobs, unique=False, nodes=False):
     units (``unique``, ``nodes``) to take: a table's next size, so that the
     workers go on with it while the client merges and stores the last
     chunks of a size (about 0.3 s a size on a local cluster before).
-    Chunks fed and not taken are cancelled when another run starts."""
+    Chunks fed and not taken are cancelled when another run starts.  Only
+    a first batch is submitted now (:class:`_Submission`), the rest by
+    the run that takes them."""
     key = _fed_key(units, unique, nodes)
     if units and key not in _fed:
-        chunks = list(_chunks(units, jobs, DASK_CHUNK_WORK))
-        _fed[key] = (chunks, _submit(chunks, unique, nodes))
+        submission = _Submission(list(_chunks(units, jobs, DASK_CHUNK_WORK)), unique, nodes)
+        submission.top_up()
+        _fed[key] = submission
 
 
 # The Dask workers asked to load a kind of kernels: {(address, nodes, join)};
@@ -219,27 +231,65 @@ def _fed_key(units, unique, nodes):
     return tuple(u.id for u in units), bool(unique), bool(nodes)
 
 
-def _submit(chunks, unique, nodes):
+class _Submission:
+    """A run's chunks on Dask, submitted in batches: at most
+    :data:`AHEAD_PER_THREAD` per thread of the cluster (at least
+    :data:`AHEAD_MIN`) in flight, all with the run's priority (a run fed
+    behind this one waits for all of its chunks, not only those
+    submitted)."""
+
+    def __init__(self, chunks, unique, nodes):
+        self.chunks = chunks
+        self.unique = unique
+        self.nodes = nodes
+        self.priority = -next(_submitted)
+        self.futures = {}  # chunk index -> future, while in flight
+        self.sent = 0  # chunks submitted so far (a prefix)
+        self.ahead = 0  # the window, as of the last batch
+
+    def top_up(self):
+        """Submit the next chunks once at most half the window is in flight
+        (a batch, not a round trip for each chunk); returns their futures."""
+        from distributed import get_client
+
+        if self.sent == len(self.chunks) or len(self.futures) > self.ahead // 2:
+            return []
+        # The cluster's threads now (a batch system may have added workers).
+        threads = sum(get_client().nthreads().values())
+        self.ahead = max(AHEAD_MIN, AHEAD_PER_THREAD * threads)
+        lo, hi = self.sent, min(len(self.chunks), self.sent + self.ahead - len(self.futures))
+        futures = _submit(self.chunks[lo:hi], lo, self.unique, self.nodes, self.priority)
+        self.futures.update(zip(range(lo, hi), futures, strict=True))
+        self.sent = hi
+        return futures
+
+    def cancel(self):
+        _cancel(list(self.futures.values()))
+        self.futures.clear()
+
+
+def _submit(chunks, first, unique, nodes, priority):
     from distributed import get_client
 
     # One graph, in order (Dask runs a graph's independent tasks in the
-    # order given), behind every graph submitted before (lower priority).
+    # order given); its priority that of its run.
     k = len(chunks)
     return get_client().map(
         _run_chunk_tagged,
-        range(k),
+        range(first, first + k),
         chunks,
         [unique] * k,
         [nodes] * k,
         pure=False,
-        priority=-next(_submitted),
+        priority=priority,
     )
 
 
 def _cancel_fed():
-    futures = [f for _, fs in _fed.values() for f in fs]
+    submissions = list(_fed.values())
     _fed.clear()
-    _cancel(futures)
+    for submission in submissions:
+        submission.cancel()
 
 
 def _cancel(futures):
@@ -253,31 +303,37 @@ def _cancel(futures):
 def _dask_chunks(units, jobs, unique, nodes, then=None):
     """:func:`iter_chunks` on Dask: the chunks fed for these units
     (:func:`feed`), else submitted now, fewer of them for a small size
-    (:data:`DASK_CHUNK_WORK`); ``then()`` once they are.  Unfinished
-    chunks, and any fed, are cancelled if the run ends early."""
+    (:data:`DASK_CHUNK_WORK`), in batches (:class:`_Submission`); ``then()``
+    once the first batch is.  Unfinished chunks, and any fed, are cancelled
+    if the run ends early."""
     from distributed import as_completed
 
-    chunks, futures = _fed.pop(_fed_key(units, unique, nodes), (None, None))
+    submission = _fed.pop(_fed_key(units, unique, nodes), None)
     _cancel_fed()  # fed for another run than this one
     try:
-        if futures is None:
-            chunks = list(_chunks(units, jobs, DASK_CHUNK_WORK))
-            futures = _submit(chunks, unique, nodes)
+        if submission is None:
+            submission = _Submission(list(_chunks(units, jobs, DASK_CHUNK_WORK)), unique, nodes)
+            submission.top_up()
     except Exception as exc:
         died = worker_failure(exc, [u.id for u in units])
         if died is None:
             raise
         raise died from None
+    chunks = submission.chunks
     pending = set(range(len(chunks)))
     try:
         if then is not None:
             then()
         # with_results: fetched as they finish, not one round trip each here
-        for future, result in as_completed(futures, with_results=True):
+        finished = as_completed(list(submission.futures.values()), with_results=True)
+        for future, result in finished:
             if future.status == "cancelled":  # its reason said (worker_failure)
                 raise result
             i, results = result
             pending.discard(i)
+            submission.futures.pop(i, None)
+            for added in submission.top_up():
+                finished.add(added)
             yield list(zip(chunks[i], results, strict=True))
     except Exception as exc:
         died = worker_failure(exc, [u.id for i in sorted(pending) for u in chunks[i]])
@@ -287,7 +343,7 @@ def _dask_chunks(units, jobs, unique, nodes, then=None):
     finally:
         if pending:  # stopped early: nothing of this run goes on on the cluster
             _cancel_fed()
-            _cancel([futures[i] for i in pending])
+            submission.cancel()
 
 
 def _stop_flag():
