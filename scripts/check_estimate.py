@@ -31,13 +31,15 @@ import time
 import numpy as np
 
 from parqueens.join import join_sampled_estimate, join_units
-from parqueens.join.rowsets import count_units
+from parqueens.join.rowsets import _args, _count_unit, count_units
 from parqueens.join.south import SouthTables
 
 
-def check(n, k, seconds, seed, how="work"):
+def check(n, k, seconds, seed, how="work", each=None):
     """``(units, estimate dict, [(unit, estimated s, measured s)])`` for n;
-    ``how``: "work", "uniform" or "kept" (see the module docstring)."""
+    ``how``: "work", "uniform" or "kept" (see the module docstring);
+    ``each``: None, or called with each unit's triple as it is counted (a
+    check of hours keeps what it measured)."""
     units = join_units(n)
     estimate = join_sampled_estimate(n, 1, units=units, seconds=seconds)
     work = np.array([u.work for u in units])
@@ -51,7 +53,9 @@ def check(n, k, seconds, seed, how="work"):
     else:
         drawn = sorted(int(i) for i in rng.choice(len(units), size=k, p=work / work.sum()))
     stop = np.zeros(1, np.uint8)
-    count_units(n, [units[drawn[0]]], stop, SouthTables(budget=0))  # kernels loaded
+    first = units[drawn[0]]
+    lo = _args(first)[1]
+    _count_unit(first, (lo, lo), 1, stop, np.zeros(2, np.uint64), SouthTables(budget=0))  # kernels
     kept = SouthTables()
     rows = []
     for i in drawn:
@@ -59,6 +63,8 @@ def check(n, k, seconds, seed, how="work"):
         began = time.thread_time()
         count_units(n, [u], stop, kept if how == "kept" else SouthTables())
         rows.append((u, u.work * per_work, time.thread_time() - began))
+        if each is not None:
+            each(*rows[-1])
     return units, estimate, rows
 
 
@@ -71,7 +77,7 @@ def main():
     way = ap.add_mutually_exclusive_group()
     way.add_argument("--uniform", action="store_true", help="units drawn alike, not by work")
     way.add_argument("--kept", action="store_true", help="consecutive units, tables kept")
-    ap.add_argument("--units", action="store_true", help="also a line per unit")
+    ap.add_argument("--units", action="store_true", help="also a line per unit, as it is counted")
     args = ap.parse_args()
     how = "kept" if args.kept else "uniform" if args.uniform else "work"
     print(
@@ -80,7 +86,8 @@ def main():
     )
     print("|---|---|---|---|---|---|")
     for n in args.n:
-        units, e, rows = check(n, args.k, args.seconds, args.seed, how)
+        each = _print_unit if args.units else None
+        units, e, rows = check(n, args.k, args.seconds, args.seed, how, each)
         predicted = sum(r[1] for r in rows)
         measured = sum(r[2] for r in rows)
         scale = predicted / e["core_seconds"]
@@ -91,9 +98,11 @@ def main():
             f"| {e['core_seconds'] / 3600:.3g} ({e['samples']}) |",
             flush=True,
         )
-        if args.units:
-            for u, p, m in rows:
-                print(f"|  | {u.id} | {p:.3g} | {m:.3g} | {m / p:.2f} | |")
+
+
+def _print_unit(unit, predicted, measured):
+    ratio = measured / predicted
+    print(f"|  | {unit.id} | {predicted:.3g} | {measured:.3g} | {ratio:.2f} | |", flush=True)
 
 
 if __name__ == "__main__":

@@ -629,8 +629,10 @@ def test_the_estimate_checked_on_whole_units():
     spec = importlib.util.spec_from_file_location("check_estimate", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    units, e, rows = script.check(22, 3, 0.3, seed=5)
+    each = []
+    units, e, rows = script.check(22, 3, 0.3, seed=5, each=lambda *row: each.append(row))
     assert len(units) == 5131 and len(rows) == 3 and e["samples"] >= rowsets.MIN_SAMPLES
+    assert each == rows  # each unit given as it was counted
     for unit, estimated, measured in rows:
         assert unit in units and estimated > 0 and measured > 0
     # a ratio far off on any machine means the estimate or the check is broken
