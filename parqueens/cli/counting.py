@@ -142,6 +142,8 @@ def _plans(args, ns, fixed=None):
     checks.check_recheck(args.recheck, args.checkpoint)
     store = _open_store(args, plans)
     try:
+        if store is not None and not args.estimate:
+            store.check_free()  # a file in use is refused before any estimate or plan
         plans = [p.with_checkpoint(store) for p in plans]
         for p in plans:
             if p.fallback:

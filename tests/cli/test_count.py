@@ -359,3 +359,28 @@ def test_an_estimate_refuses_the_checkpoint_its_run_would_refuse(cli, tmp_path):
             assert says in r.stderr
     r = cli("table", "11-12", "--checkpoint", tmp_path / "c.db", "--estimate")
     assert r.returncode == 0 and "c.db are not subtracted" in r.stderr
+
+
+def test_a_checkpoint_in_use_is_refused_before_any_estimate(cli, monkeypatch, tmp_path):
+    # A second run on a file in use was refused only after its own estimate
+    # (5 s for n = 22): the hold is checked first, in one line.
+    from parqueens.run.plan import CountPlan, run_identity
+    from parqueens.run.store import RunStore
+
+    path = tmp_path / "c.db"
+    assert cli("count", 9, "--checkpoint", path, "--quiet").returncode == 0
+
+    def no_estimate(plan):
+        raise AssertionError("estimated")
+
+    monkeypatch.setattr(CountPlan, "estimate", no_estimate)
+    monkeypatch.setattr(CountPlan, "split", property(no_estimate))
+    with RunStore(path, {"command": "count"}) as other:
+        other.claim(run_identity(None, False, ()))  # the file's run: count 9
+        for args in (["count", 22], ["table", "21-22"]):
+            r = cli(*args, "--checkpoint", path)
+            assert_one_line_error(r)
+            assert r.stderr.startswith(
+                f"parqueens: error: {path} is in use by another parqueens run (process "
+                f"{os.getpid()}, since "
+            ), r.stderr
