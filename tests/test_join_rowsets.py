@@ -515,8 +515,10 @@ def test_estimate_on_the_command_line(cli, monkeypatch):
     assert "estimate for n = 23: about" in r.stdout and " to " in r.stdout
     drawn = r"\d+ row sets drawn from its 114,272 units, counted here in \d+ s: [\d,.]+ core-hours"
     assert re.search(drawn, r.stdout)
-    # the time on the cores asked for, with its range
-    assert re.search(r"on 1,000 cores like these about [^,]+, [^,]+ to [^)]+\)$", r.stdout.strip())
+    # the time on the cores asked for first, with its range; then the time here
+    lead = r"estimate for n = 23: about [^,]+ on 1,000 cores like these, [^,]+ to "
+    assert re.match(lead, r.stdout)
+    assert re.search(r"; here about [^,]+ on [\d,]+ jobs?, [^,]+ to [^;]+; its largest ", r.stdout)
     r = cli("count", 22, "--estimate", "--json")
     assert r.returncode == 0, r.stderr
     e = json.loads(r.stdout)
