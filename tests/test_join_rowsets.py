@@ -510,13 +510,14 @@ def test_estimate_on_the_command_line(cli, monkeypatch):
     # the suite's time: the default is 5 s and 6 row sets at least
     monkeypatch.setattr(rowsets, "SAMPLE_SECONDS", 0.2)
     monkeypatch.setattr(rowsets, "MIN_SAMPLES", 3)
-    r = cli("count", 23, "--estimate", "--jobs", 1000)
+    # n = 22: the smallest size estimated by a sample (23 planned 114,272 units for 2 s)
+    r = cli("count", 22, "--estimate", "--jobs", 1000)
     assert r.returncode == 0, r.stderr
-    assert "estimate for n = 23: about" in r.stdout and " to " in r.stdout
-    drawn = r"\d+ row sets drawn from its 114,272 units, counted here in \d+ s: [\d,.]+ core-hours"
+    assert "estimate for n = 22: about" in r.stdout and " to " in r.stdout
+    drawn = r"\d+ row sets drawn from its 5,131 units, counted here in \d+ s: [\d,.]+ core-hours"
     assert re.search(drawn, r.stdout)
     # the time on the cores asked for first, with its range; then the time here
-    lead = r"estimate for n = 23: about [^,]+ on 1,000 cores like these, [^,]+ to "
+    lead = r"estimate for n = 22: about [^,]+ on 1,000 cores like these, [^,]+ to "
     assert re.match(lead, r.stdout)
     assert re.search(r"; here about [^,]+ on [\d,]+ jobs?, [^,]+ to [^;]+; its largest ", r.stdout)
     r = cli("count", 22, "--estimate", "--json")

@@ -197,7 +197,9 @@ def test_deep_split_depth_warns(cli):
 def test_runs_over_a_day_need_yes(cli, monkeypatch):
     from parqueens.join import rowsets
 
-    monkeypatch.setattr(rowsets, "SAMPLE_SECONDS", 0.5)  # the join's sampled estimates of 23, 24
+    # the join's sampled estimates of 23, 24: the least (the default samples 6 row sets for 5 s)
+    monkeypatch.setattr(rowsets, "SAMPLE_SECONDS", 0.5)
+    monkeypatch.setattr(rowsets, "MIN_SAMPLES", 3)
     # n = 24 alone passes a day: the table is refused without 23's estimate
     for args, about in ((["count", 30], "about"), (["table", "23-24"], "more than")):
         r = cli(*args)
