@@ -1,3 +1,4 @@
+import contextlib
 import os
 import signal
 import subprocess
@@ -98,25 +99,44 @@ def cli(capfd, monkeypatch):
     return run
 
 
+class _Checkpoints:
+    """The folder of :func:`real_checkpoints`: ``folder / "count9.sqlite"``
+    is the checkpoint's path, the checkpoint made there on first use, by the
+    command line (each test file uses some of them: a worker of pytest-xdist
+    makes those its files use, once)."""
+
+    COMMANDS = {
+        "count9": ["count", "9"],
+        "count11": ["count", "11"],
+        "count12": ["count", "12"],
+        "table": ["table", "8-9"],
+        "count13": ["count", "13", "--method", "d4"],
+        "join13": ["count", "13"],
+        "tiny": ["table", "1-5"],
+        "mirror9": ["count", "9", "--method", "mirror"],
+    }
+
+    def __init__(self, folder):
+        self.folder = folder
+
+    def __truediv__(self, name):
+        from parqueens.cli import main
+
+        path = self.folder / name
+        if not path.exists():
+            args = self.COMMANDS[path.name.removesuffix(".sqlite")]
+            with open(os.devnull, "w") as devnull, contextlib.redirect_stdout(devnull):
+                code = main([*args, "--checkpoint", str(path), "--quiet"])
+            assert code == 0, name
+        return path
+
+
 @pytest.fixture(scope="session")
 def real_checkpoints(tmp_path_factory):
-    """A folder of finished checkpoints, made once by the command line (the
-    tests copy the one they change): count9 (`count 9`), count11
-    (`count 11`), count12, table (`table 8-9`), count13 (`count 13 --method
-    d4`), join13 (`count 13`, the join), tiny (`table 1-5`), mirror9 (`count 9
-    --method mirror`)."""
-    from parqueens.cli import main
-
-    d = tmp_path_factory.mktemp("real_cp")
-    for name, args in [
-        ("count9", ["count", "9"]),
-        ("count11", ["count", "11"]),
-        ("count12", ["count", "12"]),
-        ("table", ["table", "8-9"]),
-        ("count13", ["count", "13", "--method", "d4"]),
-        ("join13", ["count", "13"]),
-        ("tiny", ["table", "1-5"]),
-        ("mirror9", ["count", "9", "--method", "mirror"]),
-    ]:
-        assert main([*args, "--checkpoint", str(d / f"{name}.sqlite"), "--quiet"]) == 0, name
-    return d
+    """A folder of finished checkpoints made by the command line, each on
+    first use (the tests copy the one they change; use it in a fixture or
+    before a test changes anything the command uses): count9 (`count 9`),
+    count11 (`count 11`), count12, table (`table 8-9`), count13 (`count 13
+    --method d4`), join13 (`count 13`, the join), tiny (`table 1-5`),
+    mirror9 (`count 9 --method mirror`)."""
+    return _Checkpoints(tmp_path_factory.mktemp("real_cp"))

@@ -278,13 +278,16 @@ def test_cli_own_local_cluster(cli):
     assert f"at most {cores} job" in r.stderr
 
 
-def test_a_local_cluster_of_its_own_is_quiet_ignores_ctrl_c_and_ends_its_tasks(capfd, monkeypatch):
-    # Its workers write to this terminal: a Ctrl-C (sent to the whole process
-    # group) leaves them to the client that closes them, with no traceback;
-    # parqueens' notes are the client's to say (the compile note was said
-    # three times); Dask's lines are silenced; and a task still running at
-    # the end (a warm-up outlasting a small count) ends before the close,
-    # which would cancel it (and Dask would log that).
+def test_a_local_cluster_of_its_own_listens_here_is_quiet_ignores_ctrl_c_and_ends_its_tasks(
+    capfd, monkeypatch
+):
+    # It listens on 127.0.0.1 only.  Its workers write to this terminal: a
+    # Ctrl-C (sent to the whole process group) leaves them to the client
+    # that closes them, with no traceback; parqueens' notes are the client's
+    # to say (the compile note was said three times); Dask's lines are
+    # silenced; and a task still running at the end (a warm-up outlasting a
+    # small count) ends before the close, which would cancel it (and Dask
+    # would log that).
     import logging
     import signal
 
@@ -313,7 +316,13 @@ def test_a_local_cluster_of_its_own_is_quiet_ignores_ctrl_c_and_ends_its_tasks(c
     let_end = run_cluster._let_tasks_end
     monkeypatch.setattr(run_cluster, "_let_tasks_end", let_tasks_end)
     capfd.readouterr()
+    before = _listening()
     with dask_client(n_workers=1) as (client, threads):
+        # Its scheduler, its dashboard (a free port), each worker and its
+        # nanny: nothing that another machine could reach.
+        opened = _listening() - before
+        assert len(opened) >= 3, opened  # the scheduler, a worker and its nanny at least
+        assert {ip for _, ip, _ in opened} == {"127.0.0.1"}, opened
         (pid,) = client.run(os.getpid).values()
         os.kill(pid, signal.SIGINT)
         assert list(client.run(state).values()) == [
@@ -637,13 +646,3 @@ def _listening():
             continue
         out |= {(p.pid, c.laddr.ip, c.laddr.port) for c in conns if c.status == psutil.CONN_LISTEN}
     return out
-
-
-def test_a_local_cluster_listens_on_127_0_0_1_only():
-    # Its scheduler, its dashboard (a free port), each worker and its nanny:
-    # nothing that another machine could reach.
-    before = _listening()
-    with dask_client(n_workers=1) as (client, threads):
-        opened = _listening() - before
-    assert len(opened) >= 3, opened  # the scheduler, a worker and its nanny at least
-    assert {ip for _, ip, _ in opened} == {"127.0.0.1"}, opened

@@ -47,7 +47,9 @@ def test_part_refusals():
         run_count(4, part=(1, 3))
 
 
-@pytest.mark.parametrize("n", [14, 15, 16, 17, 18])
+# n % 4 = 1, 2, 3, 0: every case of Burnside's classes (the quarter turns fix
+# solutions only where it is 0 or 1, the centre queen where it is 1)
+@pytest.mark.parametrize("n", [13, 14, 15, 16])
 def test_join_parts_add_up_and_merge_to_the_whole_count(n, tmp_path):
     k = 3
     paths = [tmp_path / f"p{i}.db" for i in range(1, k + 1)]

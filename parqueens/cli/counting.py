@@ -142,6 +142,8 @@ def _plans(args, ns, fixed=None):
     checks.check_recheck(args.recheck, args.checkpoint)
     store = _open_store(args, plans)
     try:
+        if store is not None and not args.estimate:
+            store.check_free()  # a file in use is refused before any estimate or plan
         plans = [p.with_checkpoint(store) for p in plans]
         for p in plans:
             if p.fallback:
@@ -250,25 +252,37 @@ def _jobs(k):
     return f"{k:,} job{'s' * (k != 1)}"
 
 
-def estimate_text(plan):
-    """The sentence of a plan's estimate."""
+def estimate_text(plan, asked=True):
+    """The sentence of a plan's estimate, led by the time on the jobs asked
+    for where they are more than the jobs planned here (``asked`` False:
+    by the time here, as the run that starts here takes it)."""
     e = plan.estimate()
     part = " (part {}/{} of its units)".format(*plan.part) if plan.part else ""
-    about = f"about {format_seconds(e['seconds'])} on {_jobs(e['jobs'])}"
-    head = f"estimate for n = {plan.n}{part}: {about}"
+    sampled = "core_seconds" in e
+    # (time, where, its range): on the jobs planned here, and on those asked for
+    here = (e["seconds"], _jobs(e["jobs"]), ("low", "high") if sampled else None)
+    there = None
+    if "asked_jobs" in e:
+        ends = ("asked_low", "asked_high") if "asked_low" in e else None
+        there = (e["asked_seconds"], f"{e['asked_jobs']:,} cores like these", ends)
+
+    def about(seconds, where, ends):
+        text = f"about {format_seconds(seconds)} on {where}"
+        if ends:
+            text += f", {format_seconds(e[ends[0]])} to {format_seconds(e[ends[1]])}"
+        return text
+
+    if asked and there:
+        head, more = about(*there), f"; here {about(*here)}"
+    else:
+        head, more = about(*here), (f"; {about(*there)}" if there else "")
+    head = f"estimate for n = {plan.n}{part}: {head}"
     if not e["units"]:
         return f"{head} (a small board, solved at once without work units)"
-    more = ""
-    if "asked_jobs" in e:
-        asked = format_seconds(e["asked_seconds"])
-        more = f"; on {e['asked_jobs']:,} cores like these about {asked}"
-        if "asked_low" in e:
-            more += f", {format_seconds(e['asked_low'])} to {format_seconds(e['asked_high'])}"
-    if "core_seconds" in e:
+    if sampled:
         return (
-            f"{head}, {format_seconds(e['low'])} to {format_seconds(e['high'])} "
-            f"({e['samples']} row sets drawn from its {e['units']:,} units, counted here in "
-            f"{e['sample_seconds']:.0f} s: {three_digits(e['core_seconds'] / 3600)} "
+            f"{head} ({e['samples']} row sets drawn from its {e['units']:,} units, counted here "
+            f"in {e['sample_seconds']:.0f} s: {three_digits(e['core_seconds'] / 3600)} "
             f"core-hours in all{more}; its largest unit about "
             f"{format_seconds(e['largest_unit_seconds'])} of a core, a one-thread worker "
             f"about {e['worker_bytes'] / 2**20:,.0f} MiB)"
@@ -282,12 +296,30 @@ def estimate_text(plan):
         )
     return (
         f"{head} ({e['nodes']:.3g} nodes at {e['rate'] / 1e6:.0f} M nodes/s per job; "
-        f"Knuth's random probes, usually within a factor of 2)"
+        f"Knuth's random probes, usually within a factor of 2{more})"
+    )
+
+
+def _estimating(args, plan):
+    """Say what a sampled estimate does (:attr:`parqueens.run.plan.CountPlan.sampled`)
+    before each of its phases, which take minutes for the largest boards:
+    its units planned, then a sample of their row sets counted."""
+    if not plan.sampled or plan.estimated:
+        return
+    if not plan.planned:
+        note(args, f"n = {plan.n}: planning the join's work units to estimate its time")
+    units = len(plan.split.units)
+    note(
+        args,
+        f"n = {plan.n}: {units:,} work units planned in {format_seconds(plan.build_seconds)}; "
+        "counting a sample of their row sets (seconds, or minutes until the range is within "
+        "2 times)",
     )
 
 
 def print_estimate(args, plan):
     """--estimate: the plan's estimate on stdout (one JSON object with --json)."""
+    _estimating(args, plan)
     if getattr(args, "json", False):
         from ..run.estimate import ASKED_KEYS, rounded
 
@@ -341,7 +373,7 @@ def guard(args, what, plans):
         else:
             raise UsageError(f"{text}; add --yes to start it anyway")
     if seconds > 60 and len(long) == 1:
-        note(args, estimate_text(long[0]))
+        note(args, estimate_text(long[0], asked=False))
     elif seconds > 60:
         note(
             args,

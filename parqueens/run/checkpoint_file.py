@@ -518,6 +518,18 @@ class CheckpointFile:
             return None  # unreadable: taken over
         return holder if isinstance(holder, dict) else None
 
+    def check_free(self):
+        """Refuse, reading only, a file that another live process holds
+        (:class:`CheckpointInUse`): a run checks it before it plans or
+        estimates anything, and its claim checks it again as it takes the
+        file.  Nothing for a file this store holds or opened only to read."""
+        if self.readonly or self._holder is not None:
+            return
+        with self._sqlite_errors("read"):
+            other = self._read_holder()
+        if other is not None and _holder_alive(other):
+            raise CheckpointInUse(self.path, other)
+
     def holder(self):
         """The live process that holds this file, as recorded when it opened
         it: a dict (``pid``, ``host``, ``command``, ``since``), or None (no

@@ -62,7 +62,9 @@ def estimate_split(
     Returns a dict: ``nodes`` (float; None for the join), ``rate`` (nodes
     per second per job; None for the join), ``jobs`` (as the run uses
     them), ``units``, ``split_depth``, ``method`` and ``seconds`` (the
-    estimated wall time).
+    estimated wall time); for ``asked_jobs`` more than ``jobs``, also
+    ``asked_jobs`` and ``asked_seconds`` (the time on that many cores like
+    this machine's; a search's nodes shared by at most one job a unit).
     """
     from ..search.units import make_units, unit_masks
     from .chunks import search_specs, warm_up
@@ -94,7 +96,13 @@ def estimate_split(
     search_specs(14, calib_specs)
     rate = int(calib_nodes.sum()) / max(time.perf_counter() - t, 1e-9)
     seconds = nodes / rate / split.jobs + 2 * build_seconds
-    return out | {"nodes": nodes, "rate": rate, "seconds": seconds}
+    out |= {"nodes": nodes, "rate": rate, "seconds": seconds}
+    if asked_jobs is not None and asked_jobs > split.jobs:
+        # the nodes shared by that many jobs, one unit each at most
+        shared = max(split.jobs, min(asked_jobs, len(split.units)))
+        asked_seconds = nodes / rate / shared + 2 * build_seconds
+        out |= {"asked_jobs": asked_jobs, "asked_seconds": asked_seconds}
+    return out
 
 
 def _estimate_join(split, build_seconds, asked_jobs=None, free=None):

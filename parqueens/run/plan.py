@@ -205,6 +205,23 @@ class CountPlan:
         return not self.direct and self.n - len(self.fixed) >= ESTIMATED_FROM
 
     @property
+    def planned(self):
+        """Whether the work units are built (:attr:`split`)."""
+        return "split" in self.__dict__
+
+    @property
+    def estimated(self):
+        """Whether the estimate is made (:meth:`estimate`)."""
+        return self._estimate is not None
+
+    @property
+    def sampled(self):
+        """Whether the estimate counts a sample of the run's units (the join
+        past n = 21): its units are planned first (minutes for millions of
+        them), then row sets counted for seconds or more."""
+        return not self.direct and get_method(self.method).sampled(self.n)
+
+    @property
     def identity(self):
         """What makes the checkpoint belong to this count (:func:`run_identity`)."""
         search = self.asked_depth is not None or self.nodes

@@ -17,6 +17,9 @@ from parqueens.cli import main
 import naive
 from cli_helpers import assert_one_line_error
 
+#: A time as an estimate says it (cli.output.format_seconds)
+TIME = r"[\d.e+-]+ (?:s|min|h|days)"
+
 
 def test_count(cli):
     r = cli("count", 8)
@@ -120,7 +123,8 @@ def test_estimate_on_more_cores_than_here_below_22(cli):
     assert d["jobs"] < 1000 and d["asked_jobs"] == 1000
     assert 0 < d["asked_seconds"] < d["estimate_seconds"] and "asked_low" not in d
     text = cli("count", 16, "--estimate", "--jobs", 1000).stdout.strip()
-    assert re.search(r"its [\d,]+ units, .*; on 1,000 cores like these about [\d.]+ s\)$", text)
+    assert text.startswith("estimate for n = 16: about ") and " on 1,000 cores like these (" in text
+    assert re.search(rf"its [\d,]+ units, .*; here about {TIME} on [\d,]+ jobs?\)$", text), text
 
 
 def test_verify_beyond_the_table_refused_first(cli):
@@ -193,7 +197,9 @@ def test_deep_split_depth_warns(cli):
 def test_runs_over_a_day_need_yes(cli, monkeypatch):
     from parqueens.join import rowsets
 
-    monkeypatch.setattr(rowsets, "SAMPLE_SECONDS", 0.5)  # the join's sampled estimates of 23, 24
+    # the join's sampled estimates of 23, 24: the least (the default samples 6 row sets for 5 s)
+    monkeypatch.setattr(rowsets, "SAMPLE_SECONDS", 0.5)
+    monkeypatch.setattr(rowsets, "MIN_SAMPLES", 3)
     # n = 24 alone passes a day: the table is refused without 23's estimate
     for args, about in ((["count", 30], "about"), (["table", "23-24"], "more than")):
         r = cli(*args)
@@ -359,3 +365,91 @@ def test_an_estimate_refuses_the_checkpoint_its_run_would_refuse(cli, tmp_path):
             assert says in r.stderr
     r = cli("table", "11-12", "--checkpoint", tmp_path / "c.db", "--estimate")
     assert r.returncode == 0 and "c.db are not subtracted" in r.stderr
+
+
+def _sampled(n, jobs, units=None, seconds=None, stop=None):
+    """A sampled estimate of the join, as join_sampled_estimate gives it, at once."""
+    assert len(units) == 5131  # n = 22, its units planned
+    return {
+        "seconds": 1800.0,
+        "low": 1500.0,
+        "high": 2400.0,
+        "core_seconds": 3600.0,
+        "samples": 40,
+        "sample_seconds": 5.0,
+        "largest": 1e-4,
+    }
+
+
+def test_a_sampled_estimate_says_what_it_does_on_stderr(cli, monkeypatch):
+    # Planning the units and counting a sample took 4 minutes at n = 28,
+    # silently: each phase is said first (a note: not with --quiet); stdout
+    # is the estimate alone, as text or JSON.
+    from parqueens.join import units
+
+    monkeypatch.setattr(units, "join_sampled_estimate", _sampled)
+    planning = "parqueens: n = 22: planning the join's work units to estimate its time"
+    sampling = (
+        rf"parqueens: n = 22: 5,131 work units planned in {TIME}; counting a sample of their "
+        r"row sets \(seconds, or minutes until the range is within 2 times\)"
+    )
+    for json_out in ([], ["--json"]):
+        said = cli("count", 22, "--estimate", *json_out)
+        quiet = cli("count", 22, "--estimate", *json_out, "--quiet")
+        assert said.returncode == quiet.returncode == 0 and quiet.stderr == ""
+        first, second = said.stderr.splitlines()
+        assert first == planning and re.fullmatch(sampling, second), said.stderr
+        assert re.sub(r"\d", "#", said.stdout) == re.sub(r"\d", "#", quiet.stdout)
+        assert len(said.stdout.splitlines()) == 1
+    e = json.loads(said.stdout)
+    assert (e["estimate_seconds"], e["core_seconds"], e["samples"]) == (1800.0, 3600.0, 40)
+    # the cost model of smaller boards is made in half a second: nothing said
+    r = cli("count", 16, "--estimate", "--jobs", 1)
+    assert r.returncode == 0 and r.stderr == ""
+
+
+def test_an_estimate_leads_with_the_jobs_asked_for(cli, monkeypatch):
+    # --jobs 1000 on this machine's cores: the time on 1,000 cores like these
+    # first, then the time here (the run's jobs), for every method.
+    from parqueens.join import units
+
+    monkeypatch.setattr(units, "join_sampled_estimate", _sampled)
+    text = cli("count", 22, "--estimate", "--jobs", 1000, "--quiet").stdout
+    assert re.match(rf"estimate for n = 22: about {TIME} on 1,000 cores like these, ", text), text
+    assert re.search(r"; here about 30\.\d min on [\d,]+ jobs?, 25\.\d min to 40\.\d min; ", text)
+    text = cli("count", 16, "--estimate", "--jobs", 1000, "--method", "d4").stdout
+    assert re.match(rf"estimate for n = 16: about {TIME} on 1,000 cores like these \(", text)
+    assert re.search(rf"; here about {TIME} on [\d,]+ jobs?\)$", text.strip()), text
+    r = cli("count", 16, "--estimate", "--jobs", 1000, "--method", "d4", "--json")
+    d = json.loads(r.stdout)
+    assert d["jobs"] < 1000 and d["asked_jobs"] == 1000
+    assert 0 < d["asked_seconds"] < d["estimate_seconds"]
+    # the jobs planned here, where they are all that was asked for
+    text = cli("count", 16, "--estimate", "--jobs", 1, "--method", "d4").stdout
+    assert text.startswith("estimate for n = 16: about ") and " on 1 job (" in text
+    assert "cores like these" not in text
+
+
+def test_a_checkpoint_in_use_is_refused_before_any_estimate(cli, monkeypatch, tmp_path):
+    # A second run on a file in use was refused only after its own estimate
+    # (5 s for n = 22): the hold is checked first, in one line.
+    from parqueens.run.plan import CountPlan, run_identity
+    from parqueens.run.store import RunStore
+
+    path = tmp_path / "c.db"
+    assert cli("count", 9, "--checkpoint", path, "--quiet").returncode == 0
+
+    def no_estimate(plan):
+        raise AssertionError("estimated")
+
+    monkeypatch.setattr(CountPlan, "estimate", no_estimate)
+    monkeypatch.setattr(CountPlan, "split", property(no_estimate))
+    with RunStore(path, {"command": "count"}) as other:
+        other.claim(run_identity(None, False, ()))  # the file's run: count 9
+        for args in (["count", 22], ["table", "21-22"]):
+            r = cli(*args, "--checkpoint", path)
+            assert_one_line_error(r)
+            assert r.stderr.startswith(
+                f"parqueens: error: {path} is in use by another parqueens run (process "
+                f"{os.getpid()}, since "
+            ), r.stderr
