@@ -486,9 +486,10 @@ _M_MMAP_THRESHOLD = -3
 @contextlib.contextmanager
 def _freed_memory_kept():
     """While an estimate samples row sets: glibc keeps the large blocks
-    freed in its heap (up to 2 GiB) instead of returning them to the system.  Each sample
-    makes its buffers afresh (tens of MB), which a count makes once for a
-    batch of row sets: their pages touched for the first time made n = 23's
+    freed in its heap (up to 2 GiB) instead of returning them to the
+    system.  Each sample makes its buffers afresh (tens of MB), which a
+    count makes once for a batch of row sets: their pages touched for the
+    first time made n = 23's
     estimate about 1.3 times what its units take in a count (10.0 against
     7.7 core-hours, 2026-12-08).  Afterwards the thresholds are those glibc
     reaches by itself once large blocks have been freed (32 MiB, the heap's

@@ -178,7 +178,7 @@ _submitted = itertools.count()
 #: On Dask, a run's chunks in flight (submitted and not finished) at most:
 #: AHEAD_PER_THREAD for each thread of the cluster, at least AHEAD_MIN; the
 #: others are submitted in batches as those finish.  Submitted all at once,
-#: the scheduler held about 10 kB a chunk (50,000 on a local cluster: 696
+#: the scheduler held about 11 kB a chunk (50,000 on a local cluster: 696
 #: MiB), and n = 28's 5.5 million chunks (a unit each) would have needed
 #: some 60 GB.
 AHEAD_PER_THREAD = 4
